@@ -67,6 +67,33 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows each path of a forked timeline apart, picked by its choices', async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const panel = page.getByRole('region', { name: 'Simulate' });
+    await panel.getByRole('textbox', { name: /When the event happens/ }).fill('2026-10-30T18:45:00-04:00');
+    await panel.getByRole('textbox', { name: 'Time zone' }).fill('America/New_York');
+    await panel.getByRole('combobox', { name: 'Event', exact: true }).selectOption('stage_changed');
+    await panel.getByRole('combobox', { name: 'Event subject' }).selectOption('stage-nurture');
+    // The AI branch cannot be decided for the sample contact: two paths, the first shown.
+    const paths = panel.getByRole('group', { name: 'Paths' });
+    await poll(() => paths.getByRole('button').count()).toBe(2);
+    expect(await paths.getByRole('button', { name: 'Path 1' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await panel.getByTestId('simulate-choices').textContent()).toContain('Path 1: AI in "ai" of "Stage nurture" chooses ready.');
+    expect(await panel.locator('.timeline li').allTextContents()).toEqual([
+      expect.stringContaining('"Stage nurture" starts'),
+      expect.stringContaining('the timeline forks (ready, later)'),
+      expect.stringContaining('Create deal'),
+    ]);
+    // The fork's step links to the other path, which has its own last step.
+    await panel.getByRole('button', { name: '→ later: path 2' }).click();
+    await poll(() => paths.getByRole('button', { name: 'Path 2' }).getAttribute('aria-pressed')).toBe('true');
+    await poll(() => panel.locator('.timeline li').last().textContent()).toContain('Add note');
+    expect(await panel.getByRole('status').textContent()).toContain('on 2 paths');
+    await page.screenshot({ path: join(artifacts, 'simulate-paths.png') });
+    expect(errors).toEqual([]);
+  });
+
   it('opened only to compare two releases, "Back to editor" edits the new release, not an empty pack', async () => {
     const { page } = await editor.page('?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json');
     await page.getByRole('list', { name: 'Item changes' }).waitFor();

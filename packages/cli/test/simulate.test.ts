@@ -42,10 +42,15 @@ describe('setup-pack simulate', () => {
     const timeline = JSON.parse(demo.stdout);
     expect(validate(timeline), JSON.stringify(validate.errors)).toBe(true);
     expect(timeline).toMatchObject({
-      version: 1,
+      version: 2,
       start: { event: 'stage_changed', subject: 'stage-nurture', contact: 'Sam Sample' },
       ended: 'done',
     });
+    // The AI branch cannot be decided: two paths, the second forked after the first's two steps.
+    expect(timeline.paths.map((x: { choices: string[]; forkOf?: object }) => [x.choices, x.forkOf])).toEqual([
+      [['AI in "ai" of "Stage nurture" chooses ready'], undefined],
+      [['AI in "ai" of "Stage nurture" chooses later'], { path: 0, steps: 2 }],
+    ]);
     const loop = run(['simulate', LOOP, '--event', 'contact_created', ...AT]);
     expect(loop.code).toBe(1);
     expect(loop.stdout).toMatch(
@@ -68,9 +73,28 @@ describe('setup-pack simulate', () => {
     const withReply = JSON.parse(replied.stdout);
     expect(validate(withReply), JSON.stringify(validate.errors)).toBe(true);
     expect(withReply.start.replyAt).toBe('2026-10-30T19:10:00-04:00');
-    expect(withReply.steps.map((s: { does: string }) => s.does)).toContain(
+    expect(withReply.paths[0].steps.map((s: { does: string }) => s.does)).toContain(
       'Sam Sample replies to the SMS sent at 2026-10-30T18:45:00-04:00: "New lead welcome" ends (stop on reply)',
     );
+  });
+
+  it('prints each path of a forked timeline under its choices, a forked path from where it forks', () => {
+    const r = run(['simulate', DEMO, '--event', 'stage_changed', '--stage', 'Nurture', ...AT]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('Path 1 of 2: AI in "ai" of "Stage nurture" chooses ready');
+    expect(lines).toContain('Path 2 of 2: AI in "ai" of "Stage nurture" chooses later (as path 1 up to ai at 2026-10-30 18:45)');
+    expect(lines).toContain(
+      '  18:45  Stage nurture › ai  cannot be decided for this contact: the timeline forks (ready, later) → ready on path 1, later on path 2',
+    );
+    // The second path shows only its own step, not the two it shares with the first.
+    const second = lines.slice(
+      lines.indexOf('Path 2 of 2: AI in "ai" of "Stage nurture" chooses later (as path 1 up to ai at 2026-10-30 18:45)'),
+    );
+    expect(second.filter((l) => l.startsWith('  18:45'))).toEqual([
+      '  18:45  Stage nurture › note  Add note (Note: Not ready yet; keep nurturing.)',
+    ]);
+    expect(lines).toContain('Summary: Sam Sample gets no message in the first 24 h, no message in the first 7 days, on 2 paths.');
   });
 
   it('says what it cannot read, naming the option, with exit 2', () => {

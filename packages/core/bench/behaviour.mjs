@@ -111,7 +111,7 @@ const input = {
   timeZone: 'America/New_York',
   days: 30,
 };
-const steps = simulate(pack, input).steps.length;
+const steps = simulate(pack, input).paths.reduce((n, p) => n + p.steps.length, 0);
 const sims = [];
 for (let r = 0; r < runs; r++) sims.push(cpuOf(() => simulate(pack, input)));
 const [a, w, s] = [median(all), median(without), median(sims)];

@@ -9,6 +9,7 @@ import {
   flowSettings,
   NODE_KINDS,
   simulate,
+  SIMULATION_PATH_LIMIT,
   simulationEvents,
   validatePack,
   type AutomationItem,
@@ -127,19 +128,31 @@ describe('the effects model', () => {
         const replyAt = replyAfter === null ? {} : { replyAt: new Date(Date.parse(at) + replyAfter * 60000).toISOString() };
         const t = simulate(pack, { event, contact: { first_name: 'Rosa' }, at, timeZone: zone, holidays, days, ...replyAt });
         expect(['done', 'loop', 'horizon', 'limit']).toContain(t.ended);
-        const sentOn = new Map<string, number>();
-        for (const s of t.steps.filter((x) => x.message)) {
-          expect(inItsWindow(pack, s.automation, s.at, zone, holidays), `${s.automation} ${s.node} at ${s.at}`).toBe(true);
-          // No message beyond its automation's daily send limit, counting the contact's messages of that day.
-          const w = wallOf(Date.parse(s.at), zone);
-          const day = `${w.year}-${w.month}-${w.day}`;
-          sentOn.set(day, (sentOn.get(day) ?? 0) + 1);
-          expect(sentOn.get(day), `${s.automation} ${s.node} at ${s.at}`).toBeLessThanOrEqual(
-            flowSettings(pack.automations!.find((a) => a.key === s.automation)!.document.settings).dailySendLimit ?? Infinity,
-          );
+        expect(t.paths.length).toBeGreaterThanOrEqual(1);
+        expect(t.paths.length).toBeLessThanOrEqual(SIMULATION_PATH_LIMIT);
+        for (const path of t.paths) {
+          expect(['done', 'loop', 'horizon', 'limit']).toContain(path.ended);
+          // A forked path begins with the steps it shares with the path it forked from, ending at the fork.
+          if (path.forkOf) {
+            const parent = t.paths[path.forkOf.path];
+            expect(path.steps.slice(0, path.forkOf.steps)).toEqual(parent.steps.slice(0, path.forkOf.steps));
+            expect(path.steps[path.forkOf.steps - 1].forks?.map((f) => f.path)).toContain(t.paths.indexOf(path));
+          }
+          const sentOn = new Map<string, number>();
+          for (const s of path.steps.filter((x) => x.message)) {
+            expect(inItsWindow(pack, s.automation, s.at, zone, holidays), `${s.automation} ${s.node} at ${s.at}`).toBe(true);
+            // No message beyond its automation's daily send limit, counting the contact's messages of that day on this path.
+            const w = wallOf(Date.parse(s.at), zone);
+            const day = `${w.year}-${w.month}-${w.day}`;
+            sentOn.set(day, (sentOn.get(day) ?? 0) + 1);
+            expect(sentOn.get(day), `${s.automation} ${s.node} at ${s.at}`).toBeLessThanOrEqual(
+              flowSettings(pack.automations!.find((a) => a.key === s.automation)!.document.settings).dailySendLimit ?? Infinity,
+            );
+          }
+          // The path is in time order: a held message is recorded when it goes out.
+          const steps = path.steps;
+          for (let i = 1; i < steps.length; i++) expect(Date.parse(steps[i].at)).toBeGreaterThanOrEqual(Date.parse(steps[i - 1].at));
         }
-        // The timeline is in time order: a held message is recorded when it goes out.
-        for (let i = 1; i < t.steps.length; i++) expect(Date.parse(t.steps[i].at)).toBeGreaterThanOrEqual(Date.parse(t.steps[i - 1].at));
       }),
       { numRuns, seed },
     );
@@ -160,6 +173,84 @@ describe('the effects model', () => {
           resources: pack.resources && [...pack.resources].reverse(),
         };
         expect(words(reversed)).toEqual(words(pack));
+      }),
+      { numRuns, seed },
+    );
+  });
+});
+
+describe('the paths of a forked simulation', () => {
+  // One automation of undecided conditions that add or remove a tag on each branch, and of
+  // conditions on those tags, which the contact of each path decides by what that path did.
+  type Op = { kind: 'fork' | 'check'; tag: number };
+  function chainPack(ops: Op[]): Pack {
+    const at = { x: 0, y: 0 };
+    const nodes: object[] = [{ id: 't', kind: 'trigger.manual', config: {}, position: at }];
+    const edges: object[] = [{ id: 'e', source: 't', target: 'c0' }];
+    const join = (i: number, from: string) => i + 1 < ops.length && edges.push({ id: `j${from}`, source: from, target: `c${i + 1}` });
+    ops.forEach((op, i) => {
+      const [yes, no] = op.kind === 'fork' ? [`a${i}`, `r${i}`] : [`y${i}`, `n${i}`];
+      const ask =
+        op.kind === 'fork'
+          ? { type: 'condition', field: 'budget', operator: 'greater_than', value: 5 }
+          : { type: 'condition', field: 'tags', operator: 'includes', value: `x${op.tag}` };
+      nodes.push({ id: `c${i}`, kind: 'control.if', config: { conditions: ask }, position: at });
+      if (op.kind === 'fork')
+        nodes.push(
+          { id: yes, kind: 'action.add_tag', config: { tag_id: `x${op.tag}` }, position: at },
+          { id: no, kind: 'action.remove_tag', config: { tag_id: `x${op.tag}` }, position: at },
+        );
+      else
+        nodes.push(
+          { id: yes, kind: 'action.add_note', config: { body: 'yes' }, position: at },
+          { id: no, kind: 'action.add_note', config: { body: 'no' }, position: at },
+        );
+      edges.push(
+        { id: `t${i}`, source: `c${i}`, target: yes, handle: 'true' },
+        { id: `f${i}`, source: `c${i}`, target: no, handle: 'false' },
+      );
+      join(i, yes);
+      join(i, no);
+    });
+    const document = { format: 'service.automation-template', version: 1, name: 'Chain', graph: { nodes, edges } };
+    return {
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: '3a6f1b2c-5d4e-4f80-9a1b-2c3d4e5f6a71',
+      name: 'Chain',
+      version: '1.0.0',
+      automations: [{ key: 'chain', document }],
+    } as unknown as Pack;
+  }
+  const ops = fc
+    .array(fc.record({ kind: fc.constantFrom<Op['kind']>('fork', 'check'), tag: fc.nat(2) }), { minLength: 1, maxLength: 9 })
+    .filter((xs) => xs.filter((x) => x.kind === 'fork').length <= 4);
+
+  it(`keeps each path's contact apart: a condition on a tag is decided by what that path did (${numRuns} chains)`, () => {
+    fc.assert(
+      fc.property(ops, (chain) => {
+        const t = simulate(chainPack(chain), {
+          event: 'manual',
+          subject: 'chain',
+          contact: { first_name: 'Rosa' },
+          at: '2026-12-04T18:45:00Z',
+        });
+        const forks = chain.filter((x) => x.kind === 'fork').length;
+        expect(t.paths).toHaveLength(2 ** forks);
+        expect(new Set(t.paths.map((x) => x.choices.join('|'))).size).toBe(2 ** forks);
+        for (const path of t.paths) {
+          expect(path.choices).toHaveLength(forks);
+          const tags = new Set<string>();
+          for (const step of path.steps) {
+            const i = Number(step.node.slice(1));
+            if (step.node.startsWith('a')) tags.add(`x${chain[i].tag}`);
+            if (step.node.startsWith('r')) tags.delete(`x${chain[i].tag}`);
+            if (step.node.startsWith('c') && chain[i].kind === 'check')
+              expect(step.branch?.handle).toBe(String(tags.has(`x${chain[i].tag}`)));
+          }
+          // Every condition is met once on each path: each block of the chain runs once.
+          expect(path.steps.filter((x) => x.node.startsWith('c'))).toHaveLength(chain.length);
+        }
       }),
       { numRuns, seed },
     );

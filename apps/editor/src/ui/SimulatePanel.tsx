@@ -1,9 +1,10 @@
 // The Simulate panel: pick an event, its subject and a sample contact, and read core's timeline of
-// what the pack does to that contact (simulate, the effects model). A step opens its automation
-// with the block selected; "Show path" selects every block the timeline passed in an automation,
-// so the path lights up on the canvas; a step that starts another automation links to it.
+// what the pack does to that contact (simulate, the effects model). Where a condition the contact
+// does not decide forked the timeline, a path is picked by its choices. A step opens its automation
+// with the block selected; "Show path" selects every block the path passed in an automation, so the
+// path lights up on the canvas; a step that starts another automation links to it.
 import { useState } from 'react';
-import { simulationEvents, type Pack, type Timeline } from '@setup-pack/core';
+import { simulationEvents, type Pack, type Timeline, type TimelinePath } from '@setup-pack/core';
 import { defaultSimulation, simulationView, type SimulateSettings } from '../model/simulation.js';
 import { usePackWorker } from './usePackWorker.js';
 
@@ -30,7 +31,6 @@ export function SimulatePanel({
   const result = usePackWorker(simulationWorker, pack, s, simulationView).answer ?? { subjects: [] };
   const subjects = result.subjects;
   const t = result.timeline;
-  const pathOf = (key: string) => [...new Set((t?.steps ?? []).filter((x) => x.automation === key && x.node).map((x) => x.node))];
   return (
     <section className="simulate-panel" aria-label="Simulate">
       <h2>Simulate a contact</h2>
@@ -86,7 +86,7 @@ export function SimulatePanel({
           {result.problem}
         </p>
       )}
-      {t && <TimelineView t={t} pathOf={pathOf} onStep={onStep} onPath={onPath} />}
+      {t && <TimelineView t={t} onStep={onStep} onPath={onPath} />}
       <p>
         <button onClick={onClose}>Close</button>
       </p>
@@ -96,24 +96,26 @@ export function SimulatePanel({
 
 function TimelineView({
   t,
-  pathOf,
   onStep,
   onPath,
 }: {
   t: Timeline;
-  pathOf: (key: string) => string[];
   onStep: (a: string, n: string) => void;
   onPath: (a: string, n: string[]) => void;
 }) {
-  const automations = [...new Set(t.steps.map((x) => x.automation))];
+  const [picked, setPicked] = useState(0);
+  // A re-run may have fewer paths than the one picked: show the first then.
+  const shown = picked < t.paths.length ? picked : 0;
+  const path = t.paths[shown];
   return (
     <div data-testid="timeline">
       <p className="simulate-summary" role="status">
         <strong>{t.summary.words}.</strong>
       </p>
-      {t.loop && (
+      {t.paths.length > 1 && <PathPicker t={t} shown={shown} onPick={setPicked} />}
+      {path.loop && (
         <p className="error" role="alert" data-testid="simulate-loop">
-          Loop: {t.loop.message}
+          Loop: {path.loop.message}
         </p>
       )}
       {t.assumptions.map((a) => (
@@ -121,40 +123,80 @@ function TimelineView({
           Assumed: {a}
         </p>
       ))}
-      {automations.length > 0 && (
-        <p className="help">
-          Show path:{' '}
-          {automations.map((a) => (
-            <button key={a} onClick={() => onPath(a, pathOf(a))}>
-              {t.steps.find((x) => x.automation === a)!.automationName}
+      <ShowPath path={path} onPath={onPath} />
+      <Steps path={path} onStep={onStep} onPick={setPicked} />
+    </div>
+  );
+}
+
+/** One button per path, named by its number and titled by its choices; the shown path's choices in words. */
+function PathPicker({ t, shown, onPick }: { t: Timeline; shown: number; onPick: (i: number) => void }) {
+  return (
+    <div className="simulate-paths" role="group" aria-label="Paths">
+      <p className="help">
+        {t.paths.length} paths: a condition the contact&apos;s fields do not decide forks the timeline.{' '}
+        {t.paths.map((x, i) => (
+          <button key={i} aria-pressed={i === shown} title={x.choices.join('; ')} onClick={() => onPick(i)}>
+            Path {i + 1}
+          </button>
+        ))}
+      </p>
+      <p className="help" data-testid="simulate-choices">
+        Path {shown + 1}: {t.paths[shown].choices.join('; ')}. {t.paths[shown].summary.words}.
+      </p>
+    </div>
+  );
+}
+
+function ShowPath({ path, onPath }: { path: TimelinePath; onPath: (a: string, n: string[]) => void }) {
+  const automations = [...new Set(path.steps.map((x) => x.automation))];
+  if (!automations.length) return null;
+  const nodesOf = (key: string) => [...new Set(path.steps.filter((x) => x.automation === key && x.node).map((x) => x.node))];
+  return (
+    <p className="help">
+      Show path:{' '}
+      {automations.map((a) => (
+        <button key={a} onClick={() => onPath(a, nodesOf(a))}>
+          {path.steps.find((x) => x.automation === a)!.automationName}
+        </button>
+      ))}
+    </p>
+  );
+}
+
+function Steps({ path, onStep, onPick }: { path: TimelinePath; onStep: (a: string, n: string) => void; onPick: (i: number) => void }) {
+  return (
+    <ol className="timeline">
+      {path.steps.map((x, i) => (
+        <li key={i} className={x.message ? 'message' : undefined}>
+          <button className="link" onClick={() => onStep(x.automation, x.node)}>
+            <time>{x.at.slice(0, 16).replace('T', ' ')}</time> {x.automationName}
+            {x.node ? ` › ${x.node}` : ''}
+          </button>{' '}
+          {x.does}
+          {x.branch && (
+            <span className="help">
+              {' '}
+              → {x.branch.handle}: {x.branch.why}
+            </span>
+          )}
+          {x.forks?.map((f) => (
+            <span key={f.path}>
+              {' '}
+              <button className="link" onClick={() => onPick(f.path)}>
+                → {f.handle}: path {f.path + 1}
+              </button>
+            </span>
+          ))}
+          {x.starts?.map((k) => (
+            <button key={k} className="link" onClick={() => onStep(k, '')}>
+              {' '}
+              → opens {k}
             </button>
           ))}
-        </p>
-      )}
-      <ol className="timeline">
-        {t.steps.map((x, i) => (
-          <li key={i} className={x.message ? 'message' : undefined}>
-            <button className="link" onClick={() => onStep(x.automation, x.node)}>
-              <time>{x.at.slice(0, 16).replace('T', ' ')}</time> {x.automationName}
-              {x.node ? ` › ${x.node}` : ''}
-            </button>{' '}
-            {x.does}
-            {x.branch && (
-              <span className="help">
-                {' '}
-                → {x.branch.handle}: {x.branch.why}
-              </span>
-            )}
-            {x.starts?.map((k) => (
-              <button key={k} className="link" onClick={() => onStep(k, '')}>
-                {' '}
-                → opens {k}
-              </button>
-            ))}
-            {x.assuming && <span className="help"> (if {x.assuming})</span>}
-          </li>
-        ))}
-      </ol>
-    </div>
+          {x.assuming && <span className="help"> (if {x.assuming})</span>}
+        </li>
+      ))}
+    </ol>
   );
 }

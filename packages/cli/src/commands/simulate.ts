@@ -2,7 +2,15 @@
 // timeline (core's simulate), for a person (pretty) or a program (json, schema in
 // packages/cli/schema/simulate-timeline.schema.json).
 import { resolve } from 'node:path';
-import { count, printable as p, SIMULATION_STEP_LIMIT, type Pack, type Timeline, type TimelineStep } from '@setup-pack/core';
+import {
+  count,
+  printable as p,
+  SIMULATION_STEP_LIMIT,
+  type Pack,
+  type Timeline,
+  type TimelinePath,
+  type TimelineStep,
+} from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { Colors } from '../lib/color.js';
 import type { CommandContext } from '../lib/context.js';
@@ -28,9 +36,9 @@ export const spec: CommandSpec = {
   summary: "Follow one contact through a pack's automations from one event, as a timeline.",
   usage: 'simulate [options] <pack.json | source folder> --event <event>',
   description:
-    "Starts the automations the event starts, follows each block with its waits in the workspace's time zone and its messages held to the send window, send days and holidays, takes a condition's branch where the contact's fields decide it (and forks, saying so, where they cannot), and follows the automations the blocks' events start. A state that repeats is a loop: the simulation stops there and names it. Ends with the messages a channel sends in the first 24 hours and 7 days.",
+    "Starts the automations the event starts, follows each block with its waits in the workspace's time zone and its messages held to the send window, send days and holidays, takes a condition's branch where the contact's fields decide it (and forks the timeline into paths, each with a contact of its own, where they cannot), and follows the automations the blocks' events start. A state that repeats is a loop: the path stops there and names it. Ends with the messages a channel sends in the first 24 hours and 7 days.",
   exitCodes:
-    'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read).',
+    'Exit codes: 0 simulated; 1 a path of the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read).',
   docs: 'docs/behaviour.md',
   positionals: [1, 1],
   options: {
@@ -189,27 +197,57 @@ function optionOf(field: string, args: Parsed, subjectOption?: string): string {
   return { timeZone: '--time-zone', holidays: '--holiday', replyAt: '--reply-at' }[field] ?? `--${field}`;
 }
 
-/** A timeline as lines a person reads: each day once, then each step with its time, automation and block. */
+/**
+ * A timeline as lines a person reads: each path (when a condition forked it) with what it chose,
+ * each day once, then each step with its time, automation and block. A forked path prints only
+ * the steps after the ones it shares with the path it forked from.
+ */
 export function formatTimeline(t: Timeline, c: Colors): string {
   const out = [
     `${c.bold(p(t.pack.name))} ${c.dim(`${p(t.pack.version)} · ${t.start.contact} · ${t.start.event}${t.start.subject ? ` ${p(t.start.subject)}` : ''} at ${t.start.at} (${t.start.timeZone}), ${t.start.days} days`)}`,
     '',
   ];
+  const several = t.paths.length > 1;
+  t.paths.forEach((path, i) => {
+    if (several) out.push(pathHeading(t, i, c));
+    out.push(...pathLines(path, several, c));
+    if (path.loop) out.push(`${c.red(c.bold('loop:'))} ${p(path.loop.message)}`);
+    if (path.ended === 'horizon') out.push(c.dim(`(followed ${t.start.days} days; later steps are left out)`));
+    if (path.ended === 'limit') out.push(c.dim(`(stopped after ${count(SIMULATION_STEP_LIMIT)} steps)`));
+    if (several) out.push(`${c.bold(`Path ${i + 1}:`)} ${p(path.summary.words)}.`);
+    out.push('');
+  });
+  for (const a of t.assumptions) out.push(`${c.yellow('assumed:')} ${p(a)}`);
+  out.push(`${c.bold('Summary:')} ${p(t.summary.words)}.`, '');
+  return out.join('\n');
+}
+
+function pathHeading(t: Timeline, i: number, c: Colors): string {
+  const path = t.paths[i];
+  const from = path.forkOf && t.paths[path.forkOf.path].steps[path.forkOf.steps - 1];
+  const shares =
+    path.forkOf && from
+      ? c.dim(` (as path ${path.forkOf.path + 1} up to ${p(from.node)} at ${from.at.slice(0, 16).replace('T', ' ')})`)
+      : '';
+  return `${c.bold(`Path ${i + 1} of ${t.paths.length}:`)} ${path.choices.map((x) => p(x)).join('; ')}${shares}`;
+}
+
+/** A path's steps by day (a forked path's own steps only). */
+function pathLines(path: TimelinePath, several: boolean, c: Colors): string[] {
+  const out: string[] = [];
+  const chosen = path.choices.join('; ');
   let day = '';
-  for (const s of t.steps) {
+  for (const s of path.steps.slice(path.forkOf?.steps ?? 0)) {
     const d = s.at.slice(0, 10);
     if (d !== day) out.push(c.bold(`${weekday(s.at)} ${d}`));
     day = d;
-    out.push(stepLine(s, c));
+    // On a path of its own a step's choices are the path's, said once in its heading.
+    const own = several && s.assuming !== undefined && chosen.startsWith(s.assuming);
+    out.push(stepLine(own ? { ...s, assuming: undefined } : s, c));
   }
-  if (!t.steps.length) out.push(c.dim('  (the event starts no automation of the pack)'));
-  out.push('');
-  for (const a of t.assumptions) out.push(`${c.yellow('assumed:')} ${p(a)}`);
-  if (t.loop) out.push(`${c.red(c.bold('loop:'))} ${p(t.loop.message)}`);
-  if (t.ended === 'horizon') out.push(c.dim(`(followed ${t.start.days} days; later steps are left out)`));
-  if (t.ended === 'limit') out.push(c.dim(`(stopped after ${count(SIMULATION_STEP_LIMIT)} steps)`));
-  out.push(`${c.bold('Summary:')} ${p(t.summary.words)}.`, '');
-  return out.join('\n');
+  if (!path.steps.length) out.push(c.dim('  (the event starts no automation of the pack)'));
+  else if (path.forkOf && path.steps.length === path.forkOf.steps) out.push(c.dim('  (the run ends here)'));
+  return out;
 }
 
 const WEEKDAY = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -220,6 +258,7 @@ function stepLine(s: TimelineStep, c: Colors): string {
   const text = [
     p(s.does),
     s.branch ? c.dim(`→ ${s.branch.handle}: ${p(s.branch.why)}`) : '',
+    s.forks ? c.dim(`→ ${s.forks.map((f) => `${p(f.handle)} on path ${f.path + 1}`).join(', ')}`) : '',
     s.starts?.length ? c.green(`→ starts ${s.starts.map(p).join(', ')}`) : '',
   ]
     .filter(Boolean)

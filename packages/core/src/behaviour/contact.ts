@@ -79,6 +79,15 @@ export function readContact(
   return contact;
 }
 
+/** A copy whose tags, fields and marks change apart from the original's: a simulation path's own contact. */
+export const cloneContact = (c: SimContact): SimContact => ({
+  ...c,
+  tags: new Set(c.tags),
+  fields: new Map(c.fields),
+  doNotContact: new Set(c.doNotContact),
+  ...(c.deal ? { deal: { ...c.deal } } : {}),
+});
+
 /** The contact's state as one string: what makes two moments of a simulation the same. */
 export const contactState = (c: SimContact) =>
   JSON.stringify([

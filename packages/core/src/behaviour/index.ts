@@ -46,10 +46,13 @@ export {
   simulationEvents,
   nextOpen,
   SimulateError,
+  SIMULATION_PATH_LIMIT,
   SIMULATION_STEP_LIMIT,
   type SimulateInput,
   type Timeline,
+  type TimelinePath,
   type TimelineStep,
+  type MessageCounts,
 } from './simulate.js';
 export { readContact, ContactError, type SimContact } from './contact.js';
 export { isTimeZone, isoIn } from './zone.js';

@@ -2,14 +2,14 @@
 // deterministic timeline. Waits are resolved in the workspace's time zone, messages held to the
 // send window, send days and holidays; the events blocks cause start other automations (the
 // effects model, the cascade); a condition the contact's fields decide takes its branch, one they
-// cannot decide forks the timeline and says so. A state that repeats is a loop: the simulation
-// stops there and names it. Pure: the CLI, the editor's Simulate panel and the language server
-// call it with a validated pack.
+// cannot decide forks the timeline into paths, each with a contact and runs of its own. A state
+// that repeats is a loop: the path stops there and names it. Pure: the CLI, the editor's Simulate
+// panel and the language server call it with a validated pack.
 import { describeConfig, NODE_CATALOG } from '../catalog/nodes.js';
 import { closest } from '../text.js';
 import type { Pack } from '../types.js';
 import { cascadeOf, edgeWords, SUBJECT_TYPE, type Cascade } from './cascade.js';
-import { contactState, evaluate, readContact, type SimContact } from './contact.js';
+import { cloneContact, contactState, evaluate, readContact, type SimContact } from './contact.js';
 import { EFFECTS, subjectOf, TRIGGER_CONDITIONS, type BlockEffects, type EventKind } from './effects.js';
 import { flowOfPack, nameOf, type FlowAutomation, type FlowPack, type FlowSettings } from './flow.js';
 import { waitMinutes, waitUntilMinute } from './waits.js';
@@ -52,21 +52,44 @@ export interface TimelineStep {
   starts?: string[];
   /** What may also follow, not simulated (an email that may be opened…). */
   may?: string[];
-  /** The assumptions this step rests on, where a condition could not be decided. */
+  /** The choices at undecided conditions this step rests on, joined with "; ". */
   assuming?: string;
+  /** At a condition the contact's fields do not decide: the path each output is followed on (indexes of `paths`). */
+  forks?: { handle: string; path: number }[];
 }
 
-export interface Timeline {
-  version: 1;
-  pack: { packId: string; name: string; version: string };
-  start: { event: string; subject?: string; at: string; timeZone: string; contact: string; days: number; replyAt?: string };
+export interface MessageCounts {
+  email: { day: number; week: number; total: number };
+  sms: { day: number; week: number; total: number };
+  words: string;
+}
+
+/** One way through: the steps a contact takes given one choice at each condition their fields do not decide. */
+export interface TimelinePath {
+  /** The output this path takes at each undecided condition, in order ([] for a path that never forked). */
+  choices: string[];
+  /** The path this one forks from and how many steps it shares with it: they begin `steps`. */
+  forkOf?: { path: number; steps: number };
   steps: TimelineStep[];
   /** Why it ended: every run done, a loop found, the time horizon, or the step limit. */
   ended: 'done' | 'loop' | 'horizon' | 'limit';
   loop?: { automations: string[]; message: string; period: string; perTurn: { email: number; sms: number } };
-  /** Conditions the contact's fields could not decide (both branches followed). */
+  /** The messages this path sends per channel in the first 24 hours, 7 days, and in all. */
+  summary: MessageCounts;
+}
+
+export interface Timeline {
+  version: 2;
+  pack: { packId: string; name: string; version: string };
+  start: { event: string; subject?: string; at: string; timeZone: string; contact: string; days: number; replyAt?: string };
+  /** The first path takes the first output at every undecided condition; each fork adds a path. */
+  paths: TimelinePath[];
+  /** The most serious way a path ended: a loop, then the step limit, the horizon, done. */
+  ended: TimelinePath['ended'];
+  /** Facts the contact does not give, taken to hold, on any path. */
   assumptions: string[];
-  summary: { email: { day: number; week: number; total: number }; sms: { day: number; week: number; total: number }; words: string };
+  /** The most any path sends per channel; its words give the range over the paths. */
+  summary: MessageCounts;
 }
 
 /** Input the simulator cannot start from, naming the field (`event`, `subject`, `at`, `timeZone`, `contact.first_name`…). */
@@ -80,8 +103,13 @@ export class SimulateError extends Error {
   }
 }
 
-/** Steps a simulation records at the most: past them it stops (`ended: 'limit'`). */
+/** Steps a path records at the most: past them it stops (`ended: 'limit'`). */
 export const SIMULATION_STEP_LIMIT = 5000;
+/**
+ * Paths a simulation keeps apart at the most. Each undecided condition doubles them, so past this
+ * an undecided condition is followed both ways on one path, sharing its contact, and said so.
+ */
+export const SIMULATION_PATH_LIMIT = 16;
 const MINUTE = 60000;
 const DAY = 1440 * MINUTE;
 
@@ -119,11 +147,17 @@ export function simulationEvents(): { event: string; subject?: string }[] {
 
 /** Follows one contact from one event through the pack's automations. */
 export function simulate(pack: Pack, input: SimulateInput): Timeline {
-  const sim = new Simulation(pack, input);
-  sim.run();
-  return sim.timeline();
+  const first = new Simulation(pack, input);
+  first.begin();
+  // A path forks while it runs; the paths it adds are run after it, in the order they were made.
+  for (let i = 0; i < first.paths.length; i++) first.paths[i].run();
+  return timelineOf(first);
 }
 
+/**
+ * One path of a simulation. What every path shares (the pack's model, the input) is read only; the
+ * state a path changes (the contact, its runs and queue, its steps) is copied when it forks.
+ */
 class Simulation {
   readonly flow: FlowPack;
   readonly cascade: Cascade;
@@ -131,21 +165,27 @@ class Simulation {
   readonly start: number;
   readonly horizon: number;
   readonly holidays: Set<string>;
-  readonly contact: SimContact;
-  readonly steps: (TimelineStep & { ms: number })[] = [];
-  readonly queue: Token[] = [];
-  readonly runs: Run[] = [];
-  readonly active = new Map<number, number>();
-  readonly completed = new Set<number>();
-  readonly seen = new Map<string, { step: number; ms: number }>();
-  readonly assumptions: string[] = [];
-  ended: Timeline['ended'] = 'done';
-  loop?: Timeline['loop'];
-  seq = 0;
-  subject?: string;
   readonly replyAt?: number;
+  subject?: string;
+  /** Every path of the simulation, this one included (one list, shared by all). */
+  readonly paths: Simulation[] = [this];
+  index = 0;
+  forkOf?: TimelinePath['forkOf'];
+  // The state of this path, copied by fork().
+  contact: SimContact;
+  steps: (TimelineStep & { ms: number })[] = [];
+  queue: Token[] = [];
+  runs: Run[] = [];
+  active = new Map<number, number>();
+  completed = new Set<number>();
+  seen = new Map<string, { step: number; ms: number }>();
+  assumptions: string[] = [];
+  choices: string[] = [];
+  ended: TimelinePath['ended'] = 'done';
+  loop?: TimelinePath['loop'];
+  seq = 0;
   /** Messages sent to the contact per workspace day (`YYYY-MM-DD`), for the daily send limit. */
-  readonly sentOn = new Map<string, number>();
+  sentOn = new Map<string, number>();
 
   constructor(
     readonly pack: Pack,
@@ -182,10 +222,8 @@ class Simulation {
     }
   }
 
+  /** Runs the path's queue to its end (the first path after begin(), a forked one from where it forked). */
   run(): void {
-    this.begin();
-    if (this.replyAt !== undefined && this.replyAt <= this.horizon)
-      this.push({ time: this.replyAt, seq: this.seq++, run: REPLY, node: -1, assuming: '' });
     while (this.queue.length && this.ended === 'done') {
       const token = this.queue.shift()!;
       if (token.run === REPLY) {
@@ -206,8 +244,32 @@ class Simulation {
     }
   }
 
-  /** Applies the starting event to the contact and starts the automations it starts. */
-  private begin(): void {
+  /** Applies the starting event to the contact, starts the automations it starts, and queues the reply. */
+  begin(): void {
+    this.startEvent();
+    if (this.replyAt !== undefined && this.replyAt <= this.horizon)
+      this.push({ time: this.replyAt, seq: this.seq++, run: REPLY, node: -1, assuming: '' });
+  }
+
+  /** A copy of this path as it is now, added to the simulation's paths. */
+  private fork(): Simulation {
+    const copy = Object.assign(Object.create(Simulation.prototype) as Simulation, this);
+    copy.index = this.paths.push(copy) - 1;
+    copy.forkOf = { path: this.index, steps: this.steps.length };
+    copy.contact = cloneContact(this.contact);
+    copy.steps = this.steps.slice();
+    copy.queue = this.queue.slice();
+    copy.runs = this.runs.map((r) => ({ ...r }));
+    copy.active = new Map(this.active);
+    copy.completed = new Set(this.completed);
+    copy.seen = new Map(this.seen);
+    copy.assumptions = this.assumptions.slice();
+    copy.choices = this.choices.slice();
+    copy.sentOn = new Map(this.sentOn);
+    return copy;
+  }
+
+  private startEvent(): void {
     const kind = `trigger.${this.input.event}`;
     const effects = EFFECTS.get(kind);
     if (!effects?.starts) {
@@ -493,28 +555,47 @@ class Simulation {
       }
     }
     const handles = [...new Set(node.next.map((e) => e.handle))];
-    const what =
-      control === 'if'
-        ? `the condition of "${node.id}" in "${a.name}" is`
-        : control === 'ai_branch'
-          ? `AI in "${node.id}" of "${a.name}" chooses`
-          : `the loop "${node.id}" in "${a.name}" takes`;
-    if (control !== 'loop') this.assumptions.push(`${what} ${handles.join(' or ')}: both followed`);
+    if (control === 'loop') {
+      this.record(token.time, a, token.node, { ...base, does: 'repeats for each item: followed once, then done' });
+      for (const h of handles) this.follow(token.run, token.node, token.time, token.assuming, h);
+      return;
+    }
+    const what = control === 'if' ? `the condition of "${node.id}" in "${a.name}" is` : `AI in "${node.id}" of "${a.name}" chooses`;
+    if (handles.length > 1 && this.paths.length + handles.length - 1 <= SIMULATION_PATH_LIMIT)
+      return this.forkAt(token, a, handles, what, base);
+    // No room for more paths (or one output): every output on this path, sharing its contact.
+    if (handles.length > 1)
+      this.assume(
+        `${what} ${handles.join(' or ')}: ${handles.length === 2 ? 'both' : 'each'} followed on one path, past the ${SIMULATION_PATH_LIMIT} paths a simulation keeps apart`,
+      );
+    this.record(token.time, a, token.node, { ...base, does: `cannot be decided for this contact: followed ${handles.join(' and ')}` });
+    for (const h of handles) this.follow(token.run, token.node, token.time, chose(token.assuming, `${what} ${h}`), h);
+  }
+
+  /**
+   * An undecided condition: this path takes the first output, and a copy of it made now takes each
+   * other one, with a contact and runs of its own from here on.
+   */
+  private forkAt(token: Token, a: FlowAutomation, handles: string[], what: string, base: { assuming?: string }): void {
     this.record(token.time, a, token.node, {
       ...base,
-      does:
-        control === 'loop'
-          ? 'repeats for each item: followed once, then done'
-          : `cannot be decided for this contact: the timeline forks (${handles.join(', ')})`,
+      does: `cannot be decided for this contact: the timeline forks (${handles.join(', ')})`,
     });
-    for (const h of handles)
-      this.follow(
-        token.run,
-        token.node,
-        token.time,
-        control === 'loop' ? token.assuming : [token.assuming, `${what} ${h}`].filter(Boolean).join('; '),
-        h,
-      );
+    const step = this.steps[this.steps.length - 1];
+    const others = handles.slice(1).map((h) => ({ handle: h, path: this.fork() }));
+    step.forks = [{ handle: handles[0], path: this.index }, ...others.map((o) => ({ handle: o.handle, path: o.path.index }))];
+    for (const o of others) {
+      o.path.take(token, `${what} ${o.handle}`, o.handle);
+      // This token is done on the copy too (the running path counts it down in run()).
+      if (--o.path.runs[token.run].live === 0) o.path.finish(token.run);
+    }
+    this.take(token, `${what} ${handles[0]}`, handles[0]);
+  }
+
+  /** Takes output `handle` of the token's block as this path's choice. */
+  private take(token: Token, choice: string, handle: string): void {
+    this.choices.push(choice);
+    this.follow(token.run, token.node, token.time, chose(token.assuming, choice), handle);
   }
 
   /** When a wait ends: its length, or the next `until` time of day, whichever comes first. */
@@ -638,32 +719,57 @@ class Simulation {
     if (starts.length) mine.starts = starts;
   }
 
-  timeline(): Timeline {
+  /** This path as the timeline gives it. */
+  view(): TimelinePath {
     const count = (channel: 'email' | 'sms', within: number) =>
       this.steps.filter((s) => s.message?.channel === channel && s.ms < this.start + within).length;
     const email = { day: count('email', DAY), week: count('email', 7 * DAY), total: count('email', Infinity) };
     const sms = { day: count('sms', DAY), week: count('sms', 7 * DAY), total: count('sms', Infinity) };
-    const p = this.pack;
     return {
-      version: 1,
-      pack: { packId: p.packId, name: p.name, version: p.version },
-      start: {
-        event: this.input.event,
-        ...(this.subject !== undefined ? { subject: this.subject } : {}),
-        at: isoIn(this.start, this.zone),
-        timeZone: this.zone,
-        contact: this.contact.name,
-        days: this.input.days ?? 30,
-        ...(this.replyAt !== undefined ? { replyAt: isoIn(this.replyAt, this.zone) } : {}),
-      },
+      choices: this.choices,
+      ...(this.forkOf ? { forkOf: this.forkOf } : {}),
       steps: this.steps.map(({ ms: _ms, ...s }) => s),
       ended: this.ended,
       ...(this.loop ? { loop: this.loop } : {}),
-      assumptions: this.assumptions,
       summary: { email, sms, words: summaryWords(this.contact.name, email, sms, this.loop) },
     };
   }
 }
+
+const ENDINGS: TimelinePath['ended'][] = ['loop', 'limit', 'horizon', 'done'];
+
+/** The timeline of a simulation whose paths have all run. */
+function timelineOf(first: Simulation): Timeline {
+  const paths = first.paths.map((x) => x.view());
+  const input = first.input;
+  const p = first.pack;
+  const most = (channel: 'email' | 'sms') => ({
+    day: Math.max(...paths.map((x) => x.summary[channel].day)),
+    week: Math.max(...paths.map((x) => x.summary[channel].week)),
+    total: Math.max(...paths.map((x) => x.summary[channel].total)),
+  });
+  const email = most('email');
+  const sms = most('sms');
+  return {
+    version: 2,
+    pack: { packId: p.packId, name: p.name, version: p.version },
+    start: {
+      event: input.event,
+      ...(first.subject !== undefined ? { subject: first.subject } : {}),
+      at: isoIn(first.start, first.zone),
+      timeZone: first.zone,
+      contact: first.contact.name,
+      days: input.days ?? 30,
+      ...(first.replyAt !== undefined ? { replyAt: isoIn(first.replyAt, first.zone) } : {}),
+    },
+    paths,
+    ended: ENDINGS.find((e) => paths.some((x) => x.ended === e))!,
+    assumptions: [...new Set(first.paths.flatMap((x) => x.assumptions))],
+    summary: { email, sms, words: paths.length === 1 ? paths[0].summary.words : rangeWords(first.contact.name, paths) },
+  };
+}
+
+const chose = (so: string, choice: string) => [so, choice].filter(Boolean).join('; ');
 
 /** When a message held to the automation's send window goes out: now when inside it, else when it next opens (undefined: never). */
 export function nextOpen(ms: number, s: FlowSettings, zone: string, holidays: ReadonlySet<string>): number | undefined {
@@ -707,10 +813,27 @@ function summaryWords(
   name: string,
   email: { day: number; week: number },
   sms: { day: number; week: number },
-  loop?: Timeline['loop'],
+  loop?: TimelinePath['loop'],
 ): string {
   const text = `${name} gets ${messages({ email: email.day, sms: sms.day })} in the first 24 h, ${messages({ email: email.week, sms: sms.week })} in the first 7 days`;
   return loop
     ? `${text} before the simulation stopped at a loop (${loop.automations.length} automation${loop.automations.length > 1 ? 's' : ''}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)`
     : text;
+}
+
+/** The messages of several paths, as the least to the most any path sends per channel. */
+function rangeWords(name: string, paths: TimelinePath[]): string {
+  const range = (within: 'day' | 'week') => {
+    const parts = (['email', 'sms'] as const).flatMap((channel) => {
+      const n = paths.map((x) => x.summary[channel][within]);
+      const [least, most] = [Math.min(...n), Math.max(...n)];
+      if (most === 0) return [];
+      const noun = channel === 'sms' ? 'SMS' : most > 1 ? 'emails' : 'email';
+      return [`${least === most ? most : `${least} to ${most}`} ${noun}`];
+    });
+    return parts.join(' and ') || 'no message';
+  };
+  const loops = paths.filter((x) => x.loop).length;
+  const text = `${name} gets ${range('day')} in the first 24 h, ${range('week')} in the first 7 days, on ${paths.length} paths`;
+  return loops ? `${text}, ${loops === paths.length ? 'each' : `${loops} of them`} stopping at a loop` : text;
 }
