@@ -517,6 +517,29 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await poll(() => inspector.locator('.ref-mark').first().textContent()).toBe('✓ Avery Brooks in Cove Realty, matched by name.');
     await context.close();
   }, 120_000);
+  it("simulates a real contact of the workspace: found by name, taken in the API's shape, named in the timeline", async () => {
+    await new WorkspaceClient({ baseUrl: api.base, apiKey: cove.key }).post('/v1/contacts', { first_name: 'Rosa', last_name: 'Marquez' });
+    const { context, page } = await openConnected(cove.key, 'Cove Realty', 950);
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const panel = page.getByRole('region', { name: 'Simulate' });
+    const search = panel.getByRole('searchbox', { name: 'Search the contacts of Cove Realty' });
+    await search.fill('Nobody');
+    await panel.getByRole('button', { name: 'Find' }).click();
+    await poll(() => panel.getByTestId('workspace-contact-status').textContent()).toBe('No contact of Cove Realty matches "Nobody".');
+    await search.fill('rosa');
+    await panel.getByRole('button', { name: 'Find' }).click();
+    await panel.getByRole('list', { name: 'Contacts found' }).getByRole('button', { name: 'Rosa Marquez' }).click();
+    // The contact box holds the workspace's contact as the API returns it, and the timeline follows her.
+    const box = JSON.parse(await panel.getByRole('textbox', { name: /Contact \(JSON/ }).inputValue()) as { id: string; first_name: string };
+    expect(box).toMatchObject({ first_name: 'Rosa', id: expect.stringMatching(/^con_/) });
+    expect(await panel.getByTestId('workspace-contact-status').textContent()).toBe(
+      `Simulating Rosa Marquez (${box.id}) as Cove Realty has them.`,
+    );
+    await poll(() => panel.locator('.simulate-summary').textContent()).toMatch(/^Rosa Marquez gets /);
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'simulate-workspace-contact.png') });
+    await context.close();
+  });
+
   it('never plans or opens one pack with the install ledger read for another: after Open… or Open workspace snapshot it asks to read again, and Open installed says the pack is not installed', async () => {
     // A workspace of its own, with the starter pack installed (as the CLI would install it). Two
     // installs, plans and a snapshot can pass the default 120 requests a minute on a loaded machine,

@@ -1,12 +1,14 @@
-// The Simulate panel: pick an event, its subject and a sample contact, and read core's timeline of
-// what the pack does to that contact (simulate, the effects model). Where a condition the contact
-// does not decide forked the timeline, a path is picked by its choices. A step opens its automation
+// The Simulate panel: pick an event, its subject and a contact (typed in, or one of the connected
+// workspace's), and read core's timeline of what the pack does to that contact (simulate, the
+// effects model). Where a condition the contact does not decide forked the timeline, a path is
+// picked by its choices. A step opens its automation
 // with the block selected; "Show path" selects every block the path passed in an automation, so the
 // path lights up on the canvas; a step that starts another automation links to it.
 import { useState } from 'react';
 import { simulationEvents, type Pack, type Timeline, type TimelinePath } from '@setup-pack/core';
 import { defaultSimulation, simulationView, type SimulateSettings } from '../model/simulation.js';
 import { usePackWorker } from './usePackWorker.js';
+import { WorkspaceContact } from './WorkspaceContact.js';
 
 export { defaultSimulation, runSimulation, type SimulateSettings } from '../model/simulation.js';
 
@@ -80,6 +82,7 @@ export function SimulatePanel({
           Contact (JSON, as the API returns one)
           <textarea rows={4} value={s.contact} onChange={(e) => set({ contact: e.target.value })} />
         </label>
+        <WorkspaceContact onContact={(contact) => set({ contact })} />
       </div>
       {result.problem && (
         <p className="error" role="alert">
