@@ -73,6 +73,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Simulate' }).click();
       await page.getByTestId('timeline').waitFor();
       await expectAccessible(page, 'simulate panel');
+      // A timeline forked into paths: the path picker and the fork's links.
+      await page.goto(page.url().replace('flow-cascade-loop.json', '../valid/buyer-lead-starter.json'));
+      await page.getByRole('button', { name: 'Simulate' }).click();
+      const panel = page.getByRole('region', { name: 'Simulate' });
+      await panel.getByRole('combobox', { name: 'Event', exact: true }).selectOption('stage_changed');
+      await panel.getByRole('group', { name: 'Paths' }).waitFor();
+      await expectAccessible(page, 'simulate panel with paths');
       expect(errors).toEqual([]);
     });
 
