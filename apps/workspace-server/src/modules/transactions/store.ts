@@ -509,7 +509,7 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
       [dealId, input.reopen_stage_id, at],
     );
   } else if (disposition === 'lost') {
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<{ id: string }>(
       `SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1 FOR SHARE`,
       [deal.pipeline_id],
     );

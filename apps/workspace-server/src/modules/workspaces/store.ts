@@ -6,7 +6,7 @@ import { ApiError, badRequest, invalidField, notFound } from '../../shared/error
 import { storedInstant, storedProblem } from '../../shared/timestamps.js';
 import { newId } from '../../shared/ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { Params, type Row } from '../../db/sql.js';
+import { Params } from '../../db/sql.js';
 
 export interface Workspace {
   id: string;
@@ -409,7 +409,8 @@ export interface StatementAuth {
    * workspace's creations in one statement").
    */
   readonly busy?: boolean;
-  admit(row: Row | undefined): void;
+  /** `row`: a row of the route's statement, which selected AUTH_COLUMNS beside its own (admitted() reads them). */
+  admit(row: object | undefined): void;
   settle(): Promise<void>;
 }
 
