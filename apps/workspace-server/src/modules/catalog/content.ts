@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   base64Length,
   COLLECTION_PATH,
+  COLLECTIONS,
   type AutomationDocument,
   decodeStrictBase64,
   MESSAGE_CHANNELS,
@@ -12,7 +13,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from './store.js';
 import { ApiError, badRequest, invalidField } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId } from '../../shared/ids.js';
 import type { Db } from '../../db/db.js';
 import { type RouteDeps, sendCreated } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
@@ -92,7 +93,7 @@ interface Written {
 function createRoute<S>(
   app: TypedApp,
   { db, clock }: RouteDeps,
-  c: CollectionRoutes & { prefix: string },
+  c: CollectionRoutes,
   body: S,
   written: (b: BodyOf<S>) => Written & { idempotencyKey: string | null | undefined },
 ): void {
@@ -116,7 +117,7 @@ function createRoute<S>(
         c.collection,
         w.idempotencyKey,
         clock.now(),
-        (tx) => insertObject(tx, ws, c.collection, c.prefix, w.name, w.data, clock.now()),
+        (tx) => insertObject(tx, ws, c.collection, w.name, w.data, clock.now()),
         (tx, oid) => findObject(tx, ws, c.collection, oid),
       );
       return sendCreated(reply, created);
@@ -231,7 +232,7 @@ function messageTemplateRoutes(app: TypedApp, deps: RouteDeps): void {
   } as const;
   listRoute(app, deps.db, templates);
   readRoute(app, deps.db, templates);
-  createRoute(app, deps, { ...templates, prefix: 'tpl' }, templateCreate, (b) => ({
+  createRoute(app, deps, templates, templateCreate, (b) => ({
     name: b.name,
     data: templateData(b),
     idempotencyKey: b.idempotency_key,
@@ -278,7 +279,7 @@ function smartListRoutes(app: TypedApp, deps: RouteDeps): void {
   } as const;
   listRoute(app, deps.db, lists);
   readRoute(app, deps.db, lists);
-  createRoute(app, deps, { ...lists, prefix: 'sml' }, listCreate, (b) => ({
+  createRoute(app, deps, lists, listCreate, (b) => ({
     name: b.name,
     data: listData(b),
     idempotencyKey: b.idempotency_key,
@@ -351,7 +352,6 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
             tx,
             ws,
             'automations',
-            'aut',
             document.name,
             automationData({ enabled: false, document, draft_document: null }),
             clock.now(),
@@ -526,8 +526,8 @@ function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
         b.idempotency_key,
         clock.now(),
         (tx) => {
-          const oid = newId('med');
-          return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
+          const oid = newCollectionId('media');
+          return insertObject(tx, ws, 'media', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
         },
         (tx, oid) => findObject(tx, ws, 'media', oid),
       );
@@ -567,7 +567,7 @@ function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     required: ['id', 'name', 'updated_at'],
     properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts },
   } as const;
-  const brandId = (ws: string) => `brd_${ws}`;
+  const brandId = (ws: string) => `${COLLECTIONS.brand.idPrefix}_${ws}`;
   /**
    * The brand's images: an asset key of the pack (its key rule) to the image's address, as an
    * asset's public link is written (its url rule: a full https:// address; an upload's media url
@@ -622,7 +622,7 @@ function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       const cur = await findObject(db, ws, 'brand', brandId(ws));
       return cur
         ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand')
-        : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
+        : insertObject(db, ws, 'brand', name, data, clock.now(), brandId(ws));
     },
   );
   app.delete(

@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../../db/db.js';
-import { fixedStageProbability, missingClosedStages, repeatedStageNames, type StageType } from '@setup-pack/core';
+import { fixedStageProbability, missingClosedStages, repeatedStageNames, type StageType, type WorkspaceCollection } from '@setup-pack/core';
 import { iso } from '../../db/db.js';
 import { ApiError, badRequest, notFound, type InstallLock } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId, newId } from '../../shared/ids.js';
 import { shownOfPipeline, shownOfStage, touchDealsOfPipeline } from '../deals/store.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page } from '../../db/sql.js';
 
@@ -52,12 +52,11 @@ export async function findObject(db: Queryable, ws: string, collection: string, 
 export async function insertObject(
   db: Queryable,
   ws: string,
-  collection: string,
-  prefix: string,
+  collection: WorkspaceCollection,
   name: string,
   data: Record<string, unknown>,
   now: Date,
-  id = newId(prefix),
+  id = newCollectionId(collection),
 ): Promise<CatalogObject> {
   const at = now.toISOString();
   const { rows } = await db.query<ObjectRow>(
@@ -170,20 +169,20 @@ export async function insertNamed(db: Queryable, ws: string, table: Named, input
   if (table === 'tags') {
     const { rows } = await db.query<NamedRow>(
       'INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
-      [newId('tag'), ws, input.name, input.color ?? null, at],
+      [newCollectionId('tags'), ws, input.name, input.color ?? null, at],
     );
     return namedRow(table, rows[0]);
   }
   if (table === 'contact_stages') {
     const { rows } = await db.query<NamedRow>(
       'INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,(SELECT coalesce(max(position),0)+1 FROM contact_stages WHERE workspace_id = $2),$4::timestamptz) RETURNING *',
-      [newId('cst'), ws, input.name, at],
+      [newCollectionId('contact_stages'), ws, input.name, at],
     );
     return namedRow(table, rows[0]);
   }
   const { rows } = await db.query<NamedRow>(
     'INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz) RETURNING *',
-    [newId('lsr'), ws, input.name, at],
+    [newCollectionId('lead_sources'), ws, input.name, at],
   );
   return namedRow(table, rows[0]);
 }
@@ -373,7 +372,7 @@ export async function insertPipeline(
   now: Date,
 ) {
   checkStages(input.stages);
-  const id = newId('pip');
+  const id = newCollectionId('pipelines');
   await tx.query(
     'INSERT INTO pipelines (id, workspace_id, name, description, position, created_at) VALUES ($1,$2,$3,$4,(SELECT coalesce(max(position),0)+1 FROM pipelines WHERE workspace_id = $2),$5::timestamptz)',
     [id, ws, input.name, input.description ?? null, now.toISOString()],
