@@ -69,8 +69,8 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   const t0 = clock.now().getTime() - 3600_000;
   let tick = 0;
   const at = () => new Date(t0 + ++tick * 1000);
-  const existing = await db.query('SELECT id FROM workspaces WHERE slug = $1', [slug]);
-  if (existing.rows.length) return reseed(db, existing.rows[0].id as string, clock);
+  const existing = await db.query<{ id: string }>('SELECT id FROM workspaces WHERE slug = $1', [slug]);
+  if (existing.rows.length) return reseed(db, existing.rows[0].id, clock);
   const workspace = await createWorkspace(db, { name: 'Demo Realty', slug }, new Date(t0));
   const ws = workspace.id;
   const alice = await createMember(db, ws, { name: 'Alice Agent', email: 'alice@demo-realty.test' }, at());
@@ -96,12 +96,12 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   for (const [key, label, photo] of listings) {
     await db.query('INSERT INTO listings (workspace_id, listing_key, label, photo_path) VALUES ($1,$2,$3,$4)', [ws, key, label, photo]);
   }
-  const stages = (await db.query('SELECT id FROM contact_stages WHERE workspace_id = $1 ORDER BY position', [ws])).rows.map(
-    (r) => r.id as string,
+  const stages = (await db.query<{ id: string }>('SELECT id FROM contact_stages WHERE workspace_id = $1 ORDER BY position', [ws])).rows.map(
+    (r) => r.id,
   );
-  const sources = (await db.query('SELECT id FROM lead_sources WHERE workspace_id = $1 ORDER BY created_at', [ws])).rows.map(
-    (r) => r.id as string,
-  );
+  const sources = (
+    await db.query<{ id: string }>('SELECT id FROM lead_sources WHERE workspace_id = $1 ORDER BY created_at', [ws])
+  ).rows.map((r) => r.id);
   const contacts: Awaited<ReturnType<typeof createContact>>[] = [];
   for (let i = 0; i < 30; i++) {
     const first = firstNames[i % firstNames.length];

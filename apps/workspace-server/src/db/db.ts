@@ -15,8 +15,7 @@ export const MAX_PREPARED = 1000;
 
 /** The one SQL surface both stores implement: PostgreSQL dialect, $1 parameters. */
 export interface Queryable {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row as db/sql.ts's Row: its columns are its statement's
-  query<T = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<{ rows: T[] }>;
+  query<T = unknown>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<{ rows: T[] }>;
 }
 
 /**

@@ -15,9 +15,6 @@ export class Params {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's columns are what its own statement selects, read by the store function that wrote it
-export type Row = Record<string, any>;
-
 /** A list's timestamp filters, RFC 3339 (the route's schema checks them with tsIn: timeFilterQuery). */
 export interface TimeFilters {
   created_after?: string;
@@ -100,7 +97,7 @@ export function keysetCondition(q: Params, cursor: string | undefined, alias: st
 }
 
 /** A row a keyset page is made of: its id is half of the cursor (created_at, id). */
-export type KeysetRow = { id?: unknown };
+export type KeysetRow = { id: string };
 
 export function finishPage<R extends KeysetRow, T>(
   rows: R[],
@@ -116,7 +113,7 @@ export function finishPage<R extends KeysetRow, T>(
   return {
     data: pageRows.map(map),
     has_more,
-    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), String(last.id), list) : null,
+    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id, list) : null,
     total_count: total,
   };
 }

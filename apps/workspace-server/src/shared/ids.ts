@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { COLLECTIONS, type WorkspaceCollection } from '@setup-pack/core';
 
 // Random bytes are drawn from the CSPRNG a pool at a time (as crypto.randomUUID does): a
 // randomBytes call per id cost 1.7 µs, most of it allocating and filling a 12-byte Buffer.
@@ -16,3 +17,6 @@ export function newId(prefix: string, bytes = 12): string {
   used += bytes;
   return `${prefix}_${hex}`;
 }
+
+/** A new id of an object of a workspace collection, with the prefix the contract gives it (core's COLLECTIONS). */
+export const newCollectionId = (collection: WorkspaceCollection): string => newId(COLLECTIONS[collection].idPrefix);

@@ -1,16 +1,16 @@
-import { COLLECTION_PATH, type WorkspaceCollection } from '@setup-pack/core';
+import { COLLECTIONS, type WorkspaceCollection } from '@setup-pack/core';
 
 /**
  * Scopes are read_<resource> / write_<resource>; write implies read; full_access grants all.
  * Each resource a route names in its scope is listed here, so keys can be issued for it: the
- * CRM's own records, every collection of the workspace-API contract (core's COLLECTION_PATH: a
+ * CRM's own records, every collection of the workspace-API contract (core's COLLECTIONS: a
  * collection added there is grantable at once), the install ledgers, and webhooks with their events.
  */
 export const scopeResources: readonly string[] = [
   'contacts',
   'deals',
   'transactions',
-  ...(Object.keys(COLLECTION_PATH) as WorkspaceCollection[]),
+  ...(Object.keys(COLLECTIONS) as WorkspaceCollection[]),
   'install_ledgers',
   'webhooks',
   'events',

@@ -1,41 +1,55 @@
 // The workspace API's contract, the parts the installer, the CLI and the server each need, stated
-// once: the collections and where they live (the server's routes are registered at these paths and
-// grant a scope of each collection's name; the installer reads and writes them there), the error
-// types of the envelope, and the install lock's bounds (the CLI's option checks and help).
+// once: the collections, where they live and how their ids begin (the server's routes are
+// registered at these paths, grant a scope of each collection's name and make ids with these
+// prefixes; the installer reads and writes them there), the error types of the envelope, and the
+// install lock's bounds (the CLI's option checks and help).
 
-/**
- * Where each collection the installer reads and writes lives (docs/catalog-api.md): GET lists it,
- * POST creates, PATCH (PUT for media) and DELETE `<path>/{id}` change one; the brand is one object
- * at its path (GET, PUT, DELETE).
- */
-export const COLLECTION_PATH = {
-  tags: '/v1/tags',
-  contact_stages: '/v1/contact-stages',
-  lead_sources: '/v1/lead-sources',
-  custom_fields: '/v1/custom-fields',
-  pipelines: '/v1/pipelines',
-  message_templates: '/v1/message-templates',
-  media: '/v1/media',
-  brand: '/v1/brand',
-  smart_lists: '/v1/smart-lists',
-  automations: '/v1/automations',
-  members: '/v1/members',
-  teams: '/v1/teams',
-  ponds: '/v1/ponds',
-  websites: '/v1/websites',
-  forms: '/v1/forms',
-  appointment_types: '/v1/appointment-types',
-  appointment_outcomes: '/v1/appointment-outcomes',
-  programs: '/v1/programs',
-  relationship_labels: '/v1/relationship-labels',
-} as const;
+/** What the contract says of one collection. */
+export interface CollectionContract {
+  /**
+   * Where it lives (docs/catalog-api.md): GET lists it, POST creates, PATCH (PUT for media) and
+   * DELETE `<path>/{id}` change one; the brand is one object at its path (GET, PUT, DELETE).
+   */
+  readonly path: string;
+  /** What the ids the server makes for its objects begin with, before an underscore (`tag_3f9a…`). */
+  readonly idPrefix: string;
+}
+
+/** The collections the installer reads and writes (docs/catalog-api.md). */
+export const COLLECTIONS = {
+  tags: { path: '/v1/tags', idPrefix: 'tag' },
+  contact_stages: { path: '/v1/contact-stages', idPrefix: 'cst' },
+  lead_sources: { path: '/v1/lead-sources', idPrefix: 'lsr' },
+  custom_fields: { path: '/v1/custom-fields', idPrefix: 'cfd' },
+  pipelines: { path: '/v1/pipelines', idPrefix: 'pip' },
+  message_templates: { path: '/v1/message-templates', idPrefix: 'tpl' },
+  media: { path: '/v1/media', idPrefix: 'med' },
+  // The brand's one object has the id `brd_<workspace id>`.
+  brand: { path: '/v1/brand', idPrefix: 'brd' },
+  smart_lists: { path: '/v1/smart-lists', idPrefix: 'sml' },
+  automations: { path: '/v1/automations', idPrefix: 'aut' },
+  members: { path: '/v1/members', idPrefix: 'mem' },
+  teams: { path: '/v1/teams', idPrefix: 'tea' },
+  ponds: { path: '/v1/ponds', idPrefix: 'pon' },
+  websites: { path: '/v1/websites', idPrefix: 'web' },
+  forms: { path: '/v1/forms', idPrefix: 'for' },
+  appointment_types: { path: '/v1/appointment-types', idPrefix: 'app' },
+  appointment_outcomes: { path: '/v1/appointment-outcomes', idPrefix: 'app' },
+  programs: { path: '/v1/programs', idPrefix: 'pro' },
+  relationship_labels: { path: '/v1/relationship-labels', idPrefix: 'rel' },
+} as const satisfies Record<string, CollectionContract>;
 
 /**
  * Workspace collections the catalog API exposes (docs/catalog-api.md), one per entry of
- * COLLECTION_PATH. Each is a list of objects with at least `id` and (except media) `name`; the
+ * COLLECTIONS. Each is a list of objects with at least `id` and (except media) `name`; the
  * scopes `read_<collection>` and `write_<collection>` grant it.
  */
-export type WorkspaceCollection = keyof typeof COLLECTION_PATH;
+export type WorkspaceCollection = keyof typeof COLLECTIONS;
+
+/** Where each collection lives: COLLECTIONS' paths, for a caller that needs only those. */
+export const COLLECTION_PATH = Object.fromEntries(Object.entries(COLLECTIONS).map(([c, { path }]) => [c, path])) as {
+  readonly [C in WorkspaceCollection]: (typeof COLLECTIONS)[C]['path'];
+};
 
 /** The `type` of the API's error envelope (`{ "error": { "type", "message", "param"? } }`, docs/api.md). */
 export const API_ERROR_TYPES = [

@@ -58,5 +58,13 @@ export {
   type ItemLookup,
 } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';
-export { API_ERROR_TYPES, COLLECTION_PATH, LEDGER_LOCK, LIST_PATH, type ApiErrorType } from './contract.js';
+export {
+  API_ERROR_TYPES,
+  COLLECTION_PATH,
+  COLLECTIONS,
+  LEDGER_LOCK,
+  LIST_PATH,
+  type ApiErrorType,
+  type CollectionContract,
+} from './contract.js';
 export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableBody, unstorableText, hasLoneSurrogate } from './limits.js';

@@ -113,7 +113,7 @@ export async function addNote(
       SELECT ${q.p(id)}, c.workspace_id, c.id, 'note', 'Note', ${q.p(body)}, false, ${atP}::timestamptz FROM c),
     ev AS (${eventInsertSql(q, ws, 'note.created', `${q.p(JSON.stringify({ ...activity, contact_id: contactId }))}::jsonb`, now, 'c')})
     SELECT (SELECT count(*) FROM c)::int AS found${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
-  const { rows } = await db.query(sql, q.values);
+  const { rows } = await db.query<{ found: number }>(sql, q.values);
   auth?.admit(rows[0]);
   if (rows[0].found === 0) throw notFound('contact', 'contact_id');
   return activity;

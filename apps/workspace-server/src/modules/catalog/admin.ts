@@ -42,7 +42,7 @@ export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (plugin
     },
     async (req, reply) => {
       const { workspace_id, collection } = req.params;
-      const obj = await insertObject(db, workspace_id, collection, collection.slice(0, 3), req.body.name, {}, clock.now());
+      const obj = await insertObject(db, workspace_id, collection, req.body.name, {}, clock.now());
       return reply.code(201).send(obj);
     },
   );

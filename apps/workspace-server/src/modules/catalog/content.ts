@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   base64Length,
   COLLECTION_PATH,
+  COLLECTIONS,
   type AutomationDocument,
   decodeStrictBase64,
   MESSAGE_CHANNELS,
@@ -12,14 +13,14 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from './store.js';
 import { ApiError, badRequest, invalidField } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId } from '../../shared/ids.js';
 import type { Db } from '../../db/db.js';
 import { type RouteDeps, sendCreated } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from '../../http/schemas.js';
 import { nullable, packRef } from '../../shared/pack-schemas.js';
-import { typed, type RequestType, type TypedApp } from '../../http/typed.js';
+import { typed, type BodyOf, type RequestType, type TypedApp } from '../../http/typed.js';
 
 const id = (req: { params: { id: string } }) => req.params.id;
 const query = { type: 'object', properties: pagingQuery } as const;
@@ -79,6 +80,74 @@ function deleteRoute(app: TypedApp, db: Db, c: CollectionRoutes): void {
   );
 }
 
+/** A catalog object's name and fields, as a body writes them. */
+interface Written {
+  name: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * POST <path>: a new object of the collection, made once per idempotency key. `written` reads the
+ * body (of schema `body`): the object's name and fields, and the key.
+ */
+function createRoute<S>(
+  app: TypedApp,
+  { db, clock }: RouteDeps,
+  c: CollectionRoutes,
+  body: S,
+  written: (b: BodyOf<S>) => Written & { idempotencyKey: string | null | undefined },
+): void {
+  app.post(
+    COLLECTION_PATH[c.collection],
+    {
+      config: { scope: `write_${c.collection}` },
+      schema: {
+        summary: `Create ${c.article} ${c.what} (idempotent with idempotency_key)`,
+        tags: ['catalog'],
+        body,
+        response: { 201: c.item },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const w = written(req.body);
+      const created = await createOnce(
+        db,
+        ws,
+        c.collection,
+        w.idempotencyKey,
+        clock.now(),
+        (tx) => insertObject(tx, ws, c.collection, w.name, w.data, clock.now()),
+        (tx, oid) => findObject(tx, ws, c.collection, oid),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+}
+
+/** PATCH <path>/:id: `written` reads the body (of schema `body`) over the object it changes. */
+function updateRoute<S>(
+  app: TypedApp,
+  { db, clock }: RouteDeps,
+  c: CollectionRoutes,
+  body: S,
+  written: (b: BodyOf<S>, cur: CatalogObject) => Written,
+): void {
+  app.patch(
+    `${COLLECTION_PATH[c.collection]}/:id`,
+    {
+      config: { scope: `write_${c.collection}` },
+      schema: { summary: `Update ${c.article} ${c.what}`, tags: ['catalog'], params: idParams, body, response: { 200: c.item } },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const cur = await getObject(db, ws, c.collection, id(req), c.what);
+      const w = written(req.body, cur);
+      return updateObject(db, ws, c.collection, id(req), w.name, w.data, clock.now(), c.what);
+    },
+  );
+}
+
 /** Public address of a media library copy; fixed at upload, independent of the host it came through. */
 export const MEDIA_BASE = 'https://media.workspace.example';
 
@@ -108,7 +177,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (plugin
 };
 
 /** The message templates: the pack's templates and its email_template resources. */
-function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
+function messageTemplateRoutes(app: TypedApp, deps: RouteDeps): void {
   // --- message templates -------------------------------------------------------------------
   const template = {
     type: 'object',
@@ -155,63 +224,25 @@ function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     what: 'message template',
     article: 'a',
   };
-  listRoute(app, db, templates);
-  readRoute(app, db, templates);
-  app.post(
-    COLLECTION_PATH.message_templates,
-    {
-      config: { scope: 'write_message_templates' },
-      schema: {
-        summary: 'Create a message template (idempotent with idempotency_key)',
-        tags: ['catalog'],
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['name', 'channel'],
-          properties: { ...templateFields, idempotency_key: idempotencyKey },
-        },
-        response: { 201: template },
-      },
-    },
-    async (req, reply) => {
-      const ws = callerOf(req).workspace.id;
-      const b = req.body;
-      const created = await createOnce(
-        db,
-        ws,
-        'message_templates',
-        b.idempotency_key,
-        clock.now(),
-        (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
-        (tx, oid) => findObject(tx, ws, 'message_templates', oid),
-      );
-      return sendCreated(reply, created);
-    },
-  );
-  app.patch(
-    `${COLLECTION_PATH.message_templates}/:id`,
-    {
-      config: { scope: 'write_message_templates' },
-      schema: {
-        summary: 'Update a message template',
-        tags: ['catalog'],
-        params: idParams,
-        body: templatePatch,
-        response: { 200: template },
-      },
-    },
-    async (req) => {
-      const ws = callerOf(req).workspace.id;
-      const cur = await getObject(db, ws, 'message_templates', id(req), 'message template');
-      const b = req.body;
-      return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
-    },
-  );
-  deleteRoute(app, db, templates);
+  const templateCreate = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'channel'],
+    properties: { ...templateFields, idempotency_key: idempotencyKey },
+  } as const;
+  listRoute(app, deps.db, templates);
+  readRoute(app, deps.db, templates);
+  createRoute(app, deps, templates, templateCreate, (b) => ({
+    name: b.name,
+    data: templateData(b),
+    idempotencyKey: b.idempotency_key,
+  }));
+  updateRoute(app, deps, templates, templatePatch, (b, cur) => ({ name: b.name ?? cur.name, data: templateData(b, cur) }));
+  deleteRoute(app, deps.db, templates);
 }
 
 /** Smart lists. */
-function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
+function smartListRoutes(app: TypedApp, deps: RouteDeps): void {
   // --- smart lists ---------------------------------------------------------------------------
   const smartList = {
     type: 'object',
@@ -240,53 +271,21 @@ function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     article: 'a',
     readScope: ['read_smart_lists', 'read_contacts'],
   };
-  listRoute(app, db, lists);
-  readRoute(app, db, lists);
-  app.post(
-    COLLECTION_PATH.smart_lists,
-    {
-      config: { scope: 'write_smart_lists' },
-      schema: {
-        summary: 'Create a smart list (idempotent with idempotency_key)',
-        tags: ['catalog'],
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['name', 'filters'],
-          properties: { ...listFields, idempotency_key: idempotencyKey },
-        },
-        response: { 201: smartList },
-      },
-    },
-    async (req, reply) => {
-      const ws = callerOf(req).workspace.id;
-      const b = req.body;
-      const created = await createOnce(
-        db,
-        ws,
-        'smart_lists',
-        b.idempotency_key,
-        clock.now(),
-        (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
-        (tx, oid) => findObject(tx, ws, 'smart_lists', oid),
-      );
-      return sendCreated(reply, created);
-    },
-  );
-  app.patch(
-    `${COLLECTION_PATH.smart_lists}/:id`,
-    {
-      config: { scope: 'write_smart_lists' },
-      schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: listPatch, response: { 200: smartList } },
-    },
-    async (req) => {
-      const ws = callerOf(req).workspace.id;
-      const cur = await getObject(db, ws, 'smart_lists', id(req), 'smart list');
-      const b = req.body;
-      return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
-    },
-  );
-  deleteRoute(app, db, lists);
+  const listCreate = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'filters'],
+    properties: { ...listFields, idempotency_key: idempotencyKey },
+  } as const;
+  listRoute(app, deps.db, lists);
+  readRoute(app, deps.db, lists);
+  createRoute(app, deps, lists, listCreate, (b) => ({
+    name: b.name,
+    data: listData(b),
+    idempotencyKey: b.idempotency_key,
+  }));
+  updateRoute(app, deps, lists, listPatch, (b, cur) => ({ name: b.name ?? cur.name, data: listData(b, cur) }));
+  deleteRoute(app, deps.db, lists);
 }
 
 // An automation as answered. `document` is the current version: the live one while the automation
@@ -353,7 +352,6 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
             tx,
             ws,
             'automations',
-            'aut',
             document.name,
             automationData({ enabled: false, document, draft_document: null }),
             clock.now(),
@@ -528,8 +526,8 @@ function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
         b.idempotency_key,
         clock.now(),
         (tx) => {
-          const oid = newId('med');
-          return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
+          const oid = newCollectionId('media');
+          return insertObject(tx, ws, 'media', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
         },
         (tx, oid) => findObject(tx, ws, 'media', oid),
       );
@@ -569,7 +567,7 @@ function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     required: ['id', 'name', 'updated_at'],
     properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts },
   } as const;
-  const brandId = (ws: string) => `brd_${ws}`;
+  const brandId = (ws: string) => `${COLLECTIONS.brand.idPrefix}_${ws}`;
   /**
    * The brand's images: an asset key of the pack (its key rule) to the image's address, as an
    * asset's public link is written (its url rule: a full https:// address; an upload's media url
@@ -624,7 +622,7 @@ function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       const cur = await findObject(db, ws, 'brand', brandId(ws));
       return cur
         ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand')
-        : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
+        : insertObject(db, ws, 'brand', name, data, clock.now(), brandId(ws));
     },
   );
   app.delete(

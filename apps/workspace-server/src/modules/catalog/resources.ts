@@ -186,7 +186,7 @@ function customFieldRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
         'custom_fields',
         body.idempotency_key,
         clock.now(),
-        (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
+        (tx) => insertObject(tx, ws, 'custom_fields', body.name, { data: body.data ?? {} }, clock.now()),
         (tx, id) => findObject(tx, ws, 'custom_fields', id),
       );
       return sendCreated(reply, created);

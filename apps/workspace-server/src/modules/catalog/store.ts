@@ -1,10 +1,10 @@
 import type { Db, Queryable } from '../../db/db.js';
-import { fixedStageProbability, missingClosedStages, repeatedStageNames, type StageType } from '@setup-pack/core';
+import { fixedStageProbability, missingClosedStages, repeatedStageNames, type StageType, type WorkspaceCollection } from '@setup-pack/core';
 import { iso } from '../../db/db.js';
 import { ApiError, badRequest, notFound, type InstallLock } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId, newId } from '../../shared/ids.js';
 import { shownOfPipeline, shownOfStage, touchDealsOfPipeline } from '../deals/store.js';
-import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../../db/sql.js';
+import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page } from '../../db/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
 export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
@@ -52,12 +52,11 @@ export async function findObject(db: Queryable, ws: string, collection: string, 
 export async function insertObject(
   db: Queryable,
   ws: string,
-  collection: string,
-  prefix: string,
+  collection: WorkspaceCollection,
   name: string,
   data: Record<string, unknown>,
   now: Date,
-  id = newId(prefix),
+  id = newCollectionId(collection),
 ): Promise<CatalogObject> {
   const at = now.toISOString();
   const { rows } = await db.query<ObjectRow>(
@@ -144,37 +143,46 @@ export async function createOnce<T extends { id: string }>(
 
 type Named = 'tags' | 'contact_stages' | 'lead_sources';
 
-const namedRow = (table: Named, r: Row) => {
-  const base = { id: r.id as string, name: r.name as string, created_at: iso(r.created_at) };
-  if (table === 'tags') return { ...base, color: (r.color ?? null) as string | null };
+/** A row of tags, contact_stages or lead_sources: a tag has its colour, a contact stage its position. */
+interface NamedRow {
+  id: string;
+  name: string;
+  color?: string | null;
+  position?: number;
+  created_at: Date | string;
+}
+
+const namedRow = (table: Named, r: NamedRow) => {
+  const base = { id: r.id, name: r.name, created_at: iso(r.created_at) };
+  if (table === 'tags') return { ...base, color: r.color ?? null };
   if (table === 'contact_stages') return { ...base, position: Number(r.position) };
   return base;
 };
 
 export async function findNamed(db: Queryable, ws: string, table: Named, id: string) {
-  const { rows } = await db.query(`SELECT * FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]);
+  const { rows } = await db.query<NamedRow>(`SELECT * FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]);
   return rows[0] ? namedRow(table, rows[0]) : null;
 }
 
 export async function insertNamed(db: Queryable, ws: string, table: Named, input: { name: string; color?: string | null }, now: Date) {
   const at = now.toISOString();
   if (table === 'tags') {
-    const { rows } = await db.query(
+    const { rows } = await db.query<NamedRow>(
       'INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
-      [newId('tag'), ws, input.name, input.color ?? null, at],
+      [newCollectionId('tags'), ws, input.name, input.color ?? null, at],
     );
     return namedRow(table, rows[0]);
   }
   if (table === 'contact_stages') {
-    const { rows } = await db.query(
+    const { rows } = await db.query<NamedRow>(
       'INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,(SELECT coalesce(max(position),0)+1 FROM contact_stages WHERE workspace_id = $2),$4::timestamptz) RETURNING *',
-      [newId('cst'), ws, input.name, at],
+      [newCollectionId('contact_stages'), ws, input.name, at],
     );
     return namedRow(table, rows[0]);
   }
-  const { rows } = await db.query(
+  const { rows } = await db.query<NamedRow>(
     'INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz) RETURNING *',
-    [newId('lsr'), ws, input.name, at],
+    [newCollectionId('lead_sources'), ws, input.name, at],
   );
   return namedRow(table, rows[0]);
 }
@@ -215,13 +223,13 @@ export async function updateNamed(
     await touchHolders(tx, ws, table, id, now);
     const { rows } =
       table === 'tags'
-        ? await tx.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [
+        ? await tx.query<NamedRow>('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [
             ws,
             id,
             next.name,
             next.color ?? null,
           ])
-        : await tx.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, next.name]);
+        : await tx.query<NamedRow>(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, next.name]);
     // Deleted by another request since it was read: the deletion touched its contacts.
     if (!rows[0]) throw notFound(what, 'id');
     return namedRow(table, rows[0]);
@@ -282,47 +290,67 @@ export interface PipelineInput {
   stages?: StageInput[];
 }
 
+/** A row of pipelines. */
+interface PipelineRow {
+  id: string;
+  name: string;
+  description: string | null;
+  position: number;
+  created_at: Date | string;
+}
+
+/** A row of pipeline_stages. */
+interface StageRow {
+  id: string;
+  pipeline_id: string;
+  name: string;
+  type: string;
+  color: string | null;
+  probability: number | null;
+  position: number;
+}
+
 /** Pipelines with their stages, in the order of `rows`: one query for the stages of them all. */
-async function withStages(db: Queryable, rows: Row[]) {
+async function withStages(db: Queryable, rows: PipelineRow[]) {
   const stages = new Map<
     string,
     { id: string; name: string; type: string; color: string | null; probability: number | null; position: number }[]
-  >(rows.map((r) => [r.id as string, []]));
+  >(rows.map((r) => [r.id, []]));
   if (rows.length) {
     const q = new Params();
-    const { rows: stageRows } = await db.query(
-      `SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(rows.map((r) => r.id as string))} ORDER BY position, id`,
+    const { rows: stageRows } = await db.query<StageRow>(
+      `SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(rows.map((r) => r.id))} ORDER BY position, id`,
       q.values,
     );
     for (const s of stageRows) {
-      stages.get(s.pipeline_id as string)?.push({
-        id: s.id as string,
-        name: s.name as string,
-        type: s.type as string,
-        color: (s.color ?? null) as string | null,
+      stages.get(s.pipeline_id)?.push({
+        id: s.id,
+        name: s.name,
+        type: s.type,
+        color: s.color ?? null,
         probability: s.probability === null || s.probability === undefined ? null : Number(s.probability),
         position: Number(s.position),
       });
     }
   }
   return rows.map((r) => ({
-    id: r.id as string,
-    name: r.name as string,
-    description: (r.description ?? null) as string | null,
+    id: r.id,
+    name: r.name,
+    description: r.description ?? null,
     position: Number(r.position),
-    stages: stages.get(r.id as string)!,
+    stages: stages.get(r.id)!,
     created_at: iso(r.created_at),
   }));
 }
 
 export async function getPipeline(db: Queryable, ws: string, id: string) {
-  const { rows } = await db.query('SELECT * FROM pipelines WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  const { rows } = await db.query<PipelineRow>('SELECT * FROM pipelines WHERE workspace_id = $1 AND id = $2', [ws, id]);
   return rows[0] ? (await withStages(db, rows))[0] : null;
 }
 
 /** Pipelines with stage details, newest first, one page at a time: the installer's snapshot reads these. */
 export async function listPipelineDetails(db: Db, ws: string, limit: number, cursor?: string) {
-  const page = await listByCreation(db, 'pipelines', ws, { limit, cursor }, (r) => r);
+  const page = await listByCreation(db, 'pipelines', ws, { limit, cursor }, (r: PipelineRow) => r);
   return { ...page, data: await withStages(db, page.data) };
 }
 
@@ -344,7 +372,7 @@ export async function insertPipeline(
   now: Date,
 ) {
   checkStages(input.stages);
-  const id = newId('pip');
+  const id = newCollectionId('pipelines');
   await tx.query(
     'INSERT INTO pipelines (id, workspace_id, name, description, position, created_at) VALUES ($1,$2,$3,$4,(SELECT coalesce(max(position),0)+1 FROM pipelines WHERE workspace_id = $2),$5::timestamptz)',
     [id, ws, input.name, input.description ?? null, now.toISOString()],
@@ -402,7 +430,10 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
     const dropped = existing.stages.filter((s) => !keep.has(s.id)).map((s) => s.id);
     if (dropped.length) {
       const q = new Params();
-      const used = await tx.query(`SELECT stage_id FROM deals WHERE stage_id IN ${q.list(dropped)} LIMIT 1`, q.values);
+      const used = await tx.query<{ stage_id: string }>(
+        `SELECT stage_id FROM deals WHERE stage_id IN ${q.list(dropped)} LIMIT 1`,
+        q.values,
+      );
       if (used.rows[0])
         throw new ApiError(
           409,
@@ -644,6 +675,15 @@ export async function deleteLedger(db: Db, ws: string, packId: string, token: st
   });
 }
 
+/** A creation's idempotency key (its id too, for the page's cursor), what it created and when. */
+interface IdempotencyRow {
+  id: string;
+  key: string;
+  collection: string;
+  object_id: string;
+  created_at: Date | string;
+}
+
 /** Creations made with an idempotency key (optionally under a prefix), newest first: an installer resuming a run reads its own. */
 export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | undefined, limit: number, cursor?: string) {
   const q = new Params();
@@ -656,7 +696,7 @@ export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | u
     where.push(`(t.created_at, t.key) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`);
   }
   const [page, count] = await Promise.all([
-    db.query(
+    db.query<IdempotencyRow>(
       `SELECT t.key AS id, t.key, t.collection, t.object_id, t.created_at FROM catalog_idempotency t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.key DESC LIMIT ${q.p(limit + 1)}`,
       q.values,
     ),
@@ -666,7 +706,7 @@ export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | u
     page.rows,
     limit,
     Number(count.rows[0].n),
-    (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }),
+    (r) => ({ key: r.key, collection: r.collection, object_id: r.object_id, created_at: iso(r.created_at) }),
     (r) => iso(r.created_at),
     'catalog_idempotency',
   );

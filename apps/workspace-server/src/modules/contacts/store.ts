@@ -6,7 +6,7 @@ import { badRequest, invalidField, notFound } from '../../shared/errors.js';
 import { NOT_BLANK_WORDS } from '../../shared/validation.js';
 import { newId } from '../../shared/ids.js';
 import { eventInsertSql } from '../events/store.js';
-import { Params, type Row } from '../../db/sql.js';
+import { Params } from '../../db/sql.js';
 import { AUTH_COLUMNS, authenticationGate, withAuthentication, type StatementAuth } from '../workspaces/store.js';
 
 export interface RowInput {
@@ -260,8 +260,8 @@ export async function addActivity(
     mailbox_id?: string | null;
   },
   at: Date,
-): Promise<Row> {
-  const { rows } = await tx.query(
+): Promise<{ id: string }> {
+  const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO activities (id, workspace_id, contact_id, type, title, description, metadata, actor_member_id, is_private, mailbox_id, created_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11::timestamptz) RETURNING *`,
     [
@@ -509,7 +509,7 @@ export async function deleteContact(
     unt AS (UPDATE transactions SET contact_id = NULL, updated_at = ${q.p(now.toISOString())}::timestamptz WHERE workspace_id = ${wsP} AND contact_id IN (SELECT id FROM d)),
     ev AS (${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING 1)
     SELECT (SELECT count(*) FROM ev)::int AS deleted${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
-  const { rows } = await db.query(sql, q.values);
+  const { rows } = await db.query<{ deleted: number }>(sql, q.values);
   auth?.admit(rows[0]);
   if (rows[0].deleted === 0) throw notFound('contact', 'contact_id');
   return { id, deleted: true };
@@ -532,7 +532,7 @@ export async function setContactTag(
     ? `INSERT INTO contact_tags (contact_id, tag_id, workspace_id, created_at) SELECT c.id, t.id, c.workspace_id, $4::timestamptz FROM c, t
         ON CONFLICT DO NOTHING RETURNING contact_id`
     : 'DELETE FROM contact_tags WHERE contact_id IN (SELECT id FROM c) AND tag_id = $3 RETURNING contact_id';
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ contact: boolean; tag: boolean }>(
     `WITH c AS (SELECT id, workspace_id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE),
       t AS (SELECT id FROM tags WHERE workspace_id = $1 AND id = $3),
       ch AS (${change}),

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
 import { iso } from '../../db/db.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId } from '../../shared/ids.js';
 import { listByCreation, Params } from '../../db/sql.js';
 
 /** The columns every lookup row has. */
@@ -73,7 +73,7 @@ export async function listPipelines(db: Db, ws: string, limit: number, cursor?: 
 export async function createTag(db: Db, ws: string, name: string, color: string | null, now: Date) {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
-    [newId('tag'), ws, name, color, now.toISOString()],
+    [newCollectionId('tags'), ws, name, color, now.toISOString()],
   );
   return { id: rows[0].id, name, color };
 }

@@ -1,35 +1,22 @@
 // A transaction as every route answers it (the shared schema `Transaction`).
-import { transactionDateFields } from './store.js';
+import { updatableColumns } from './store.js';
 import { str, ts } from '../../http/schemas.js';
 
+/** What a transaction shows of the deal, contact and closing stage it names: answered after the reference. */
+const shown = new Map<string, string[]>([
+  ['deal_id', ['deal_name', 'deal_status']],
+  ['contact_id', ['contact_first_name', 'contact_last_name', 'contact_email']],
+  ['stage_id', ['stage_name']],
+]);
+/**
+ * The answer's text fields: the id, then the columns an update writes but the closing stage (and
+ * gci_override, a boolean), each reference followed by what it shows; the closing stage last.
+ */
 const txnStrings = [
   'id',
-  'name',
-  'side',
-  'status',
-  'fell_through_reason',
-  'deal_id',
-  'deal_name',
-  'deal_status',
-  'contact_id',
-  'contact_first_name',
-  'contact_last_name',
-  'contact_email',
-  'listing_key',
-  'listing_label',
-  'listing_photo_path',
-  'sale_price',
-  'commission_rate',
-  'gross_commission',
-  'referral_fee',
-  'brokerage_split_rate',
-  'team_split_rate',
-  'transaction_fees',
-  'net_commission',
-  ...transactionDateFields,
-  'notes',
+  ...updatableColumns.filter((c) => c !== 'gci_override' && c !== 'stage_id').flatMap((c) => [c, ...(shown.get(c) ?? [])]),
   'stage_id',
-  'stage_name',
+  ...(shown.get('stage_id') ?? []),
 ];
 
 export const transactionSchema = {

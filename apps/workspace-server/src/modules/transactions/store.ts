@@ -53,6 +53,35 @@ type TransactionRecord = {
   updated_at: Date | string;
 } & Record<(typeof transactionDateFields)[number], string>;
 
+/**
+ * The columns of a transaction an update writes, in the table's order, which is also the order an
+ * update event's changed_fields lists them in. The schema's fields are these, with the id and what
+ * the transaction shows of its deal, contact and stage (schemas.ts).
+ */
+export const updatableColumns = [
+  'name',
+  'side',
+  'status',
+  'stage_id',
+  'fell_through_reason',
+  'deal_id',
+  'contact_id',
+  'listing_key',
+  'listing_label',
+  'listing_photo_path',
+  'sale_price',
+  'commission_rate',
+  'gross_commission',
+  'gci_override',
+  'referral_fee',
+  'brokerage_split_rate',
+  'team_split_rate',
+  'transaction_fees',
+  'net_commission',
+  ...transactionDateFields,
+  'notes',
+] as const satisfies readonly (keyof TransactionRecord)[];
+
 /** A row of TXN_SELECT: the transaction, with what it shows of its deal, contact and closing stage. */
 type TransactionRow = TransactionRecord & {
   deal_name: string | null;
@@ -433,29 +462,7 @@ export async function updateTransaction(
         'New transaction';
     }
 
-    const cols: (keyof TransactionRecord)[] = [
-      'name',
-      'side',
-      'status',
-      'stage_id',
-      'fell_through_reason',
-      'deal_id',
-      'contact_id',
-      'listing_key',
-      'listing_label',
-      'listing_photo_path',
-      'sale_price',
-      'commission_rate',
-      'gross_commission',
-      'gci_override',
-      'referral_fee',
-      'brokerage_split_rate',
-      'team_split_rate',
-      'transaction_fees',
-      'net_commission',
-      ...transactionDateFields,
-      'notes',
-    ];
+    const cols = updatableColumns;
     const changed = cols.filter((c) => String(old[c] ?? '') !== String(next[c] ?? ''));
     const q = new Params();
     const sets = cols.map((c) => `${c} = ${q.p(next[c])}`);
@@ -509,7 +516,7 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
       [dealId, input.reopen_stage_id, at],
     );
   } else if (disposition === 'lost') {
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<{ id: string }>(
       `SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1 FOR SHARE`,
       [deal.pipeline_id],
     );

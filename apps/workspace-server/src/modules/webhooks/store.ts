@@ -556,8 +556,17 @@ export interface OutboxBacklog {
 /** Events past the cursor are counted up to this many: a look at a huge backlog stays cheap, and says "at least". */
 export const BACKLOG_COUNTED = 100_000;
 
+/** The outbox's backlog as its statement reads it: counts, and the oldest times (null when none). */
+interface BacklogRow {
+  events: number;
+  oldest_event: Date | string | null;
+  pending: number;
+  sending: number;
+  oldest_due: Date | string | null;
+}
+
 export async function outboxBacklog(db: Queryable, now: Date): Promise<OutboxBacklog> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<BacklogRow>(
     `SELECT (SELECT count(*) FROM (SELECT 1 FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id) LIMIT ${BACKLOG_COUNTED}) past)::int AS events,
             (SELECT min(e.created_at) FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id)) AS oldest_event,
             (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS pending,
@@ -566,8 +575,8 @@ export async function outboxBacklog(db: Queryable, now: Date): Promise<OutboxBac
        FROM outbox_cursor c WHERE c.name = 'webhooks'`,
     [now.toISOString()],
   );
-  const r = rows[0] ?? {};
-  const age = (t: unknown) => (t ? Math.max(0, (now.getTime() - new Date(t as string).getTime()) / 1000) : 0);
+  const r: Partial<BacklogRow> = rows[0] ?? {};
+  const age = (t: Date | string | null | undefined) => (t ? Math.max(0, (now.getTime() - new Date(t).getTime()) / 1000) : 0);
   return {
     events: Number(r.events ?? 0),
     oldestEventSeconds: age(r.oldest_event),
@@ -657,7 +666,7 @@ export async function fanOut(
     // Compare and set: the cursor moves from where the read found it, and the deliveries are
     // written in the same statement only if it did. Another process that moved it first wins;
     // this batch is dropped and read again from there (held: look again).
-    const { rows } = await db.query(
+    const { rows } = await db.query<{ moved: boolean }>(
       `WITH moved AS (
          UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks' AND txid = $3::xid8 AND event_id = $4 RETURNING name
        ), ins AS (${insertQueued(5, 'EXISTS (SELECT 1 FROM moved)')})
@@ -668,7 +677,7 @@ export async function fanOut(
   }
   let held = !moved;
   if (checkHeld && moved && evs.length < batch) {
-    const { rows } = await db.query(
+    const { rows } = await db.query<{ held: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM events e, outbox_cursor c
                        WHERE c.name = 'webhooks' AND (e.txid, e.id) > (coalesce($1::xid8, c.txid), coalesce($2::text, c.event_id))) AS held`,
       end ? [end.txid, end.id] : [null, null],
@@ -865,7 +874,7 @@ export async function recordAttempt(
 ): Promise<{ disabled: boolean }> {
   return db.transaction(async (tx) => {
     // Only the holder of this attempt may settle it (a reclaimed row has moved on).
-    const { rows: held } = await tx.query(
+    const { rows: held } = await tx.query<{ failed_count: number }>(
       `SELECT failed_count FROM webhook_deliveries WHERE id = $1 AND status = 'sending' AND attempt_count = $2 FOR UPDATE`,
       [d.id, d.attempt],
     );
@@ -883,7 +892,7 @@ export async function recordAttempt(
     }
     const failed = Number(held[0].failed_count) + 1;
     const delay = retryDelayMs(failed);
-    const { rows: ep } = await tx.query(
+    const { rows: ep } = await tx.query<{ consecutive_failures: number; disabled_at: Date | string | null }>(
       `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING consecutive_failures, disabled_at`,
       [d.endpoint_id],
     );

@@ -4,9 +4,9 @@ import type { Db, Queryable } from '../../db/db.js';
 import { iso, isoOrNull } from '../../db/db.js';
 import { ApiError, badRequest, invalidField, notFound } from '../../shared/errors.js';
 import { storedInstant, storedProblem } from '../../shared/timestamps.js';
-import { newId } from '../../shared/ids.js';
+import { newCollectionId, newId } from '../../shared/ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { Params, type Row } from '../../db/sql.js';
+import { Params } from '../../db/sql.js';
 
 export interface Workspace {
   id: string;
@@ -95,7 +95,7 @@ async function insertDefaults(tx: Queryable, ws: string, now: Date): Promise<voi
   const at = (i: number) => new Date(now.getTime() - 1000 + i).toISOString();
   for (const [i, name] of defaultContactStages.entries()) {
     await tx.query('INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz)', [
-      newId('cst'),
+      newCollectionId('contact_stages'),
       ws,
       name,
       i,
@@ -104,13 +104,15 @@ async function insertDefaults(tx: Queryable, ws: string, now: Date): Promise<voi
   }
   for (const [i, name] of defaultLeadSources.entries()) {
     await tx.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz)', [
+      // Not COLLECTIONS.lead_sources' prefix ('lsr', what the API's creations take): a new
+      // workspace's own lead sources have always been made with this one.
       newId('lsrc'),
       ws,
       name,
       at(i),
     ]);
   }
-  const pipelineId = newId('pip');
+  const pipelineId = newCollectionId('pipelines');
   await tx.query('INSERT INTO pipelines (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,0,$4::timestamptz)', [
     pipelineId,
     ws,
@@ -164,7 +166,7 @@ export async function createMember(db: Db, workspaceId: string, input: { name: s
   if (!(await getWorkspace(db, workspaceId))) throw notFound('workspace', 'workspace_id');
   const { rows } = await db.query<MemberRow>(
     'INSERT INTO members (id, workspace_id, name, email, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
-    [newId('mem'), workspaceId, input.name, input.email, now.toISOString()],
+    [newCollectionId('members'), workspaceId, input.name, input.email, now.toISOString()],
   );
   return toMember(rows[0]);
 }
@@ -409,7 +411,8 @@ export interface StatementAuth {
    * workspace's creations in one statement").
    */
   readonly busy?: boolean;
-  admit(row: Row | undefined): void;
+  /** `row`: a row of the route's statement, which selected AUTH_COLUMNS beside its own (admitted() reads them). */
+  admit(row: object | undefined): void;
   settle(): Promise<void>;
 }
 
