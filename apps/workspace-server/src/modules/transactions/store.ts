@@ -297,15 +297,7 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
     const contact = contactId ? await findContact(tx, ws, contactId) : null;
     const listing = input.listing_key ? await findListing(tx, ws, input.listing_key) : null;
     const stage = await findStage(tx, ws, input.stage_id, input.status, 'stage_id');
-    let template: ChecklistTemplateRow | null = null;
-    if (input.checklist_template_id) {
-      const { rows } = await tx.query<ChecklistTemplateRow>('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [
-        ws,
-        input.checklist_template_id,
-      ]);
-      if (!rows.length) throw badRequest(`No such checklist template: ${input.checklist_template_id}`, 'checklist_template_id');
-      template = rows[0];
-    }
+    const template = input.checklist_template_id ? await checklistTemplate(tx, ws, input.checklist_template_id) : null;
     const name =
       input.name || listing?.label || deal?.name || (contact ? `${contact.first_name} ${contact.last_name}` : '') || 'New transaction';
     const m = {
@@ -358,16 +350,7 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
       // A concurrent request with the same idempotency key committed first: answer with its transaction.
       return (await byIdempotencyKey(tx, ws, key!))!;
     }
-    if (template) {
-      const items = template.items;
-      for (const [i, it] of items.entries()) {
-        const due = it.milestone === 'projected_close_date' && projected ? addDays(projected, it.offset_days ?? 0) : '';
-        await tx.query(
-          'INSERT INTO transaction_tasks (id, workspace_id, transaction_id, title, due_date, milestone, offset_days, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
-          [newId('task'), ws, id, it.title, due, it.milestone ?? '', it.offset_days ?? 0, i],
-        );
-      }
-    }
+    if (template) await addChecklistTasks(tx, ws, id, template, projected);
     if (contact) {
       await tx.query(
         'INSERT INTO transaction_parties (id, workspace_id, transaction_id, contact_id, name, role) VALUES ($1,$2,$3,$4,$5,$6)',
@@ -381,6 +364,23 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
   });
 }
 
+async function checklistTemplate(tx: Queryable, ws: string, id: string): Promise<ChecklistTemplateRow> {
+  const { rows } = await tx.query<ChecklistTemplateRow>('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  if (!rows.length) throw badRequest(`No such checklist template: ${id}`, 'checklist_template_id');
+  return rows[0];
+}
+
+/** A checklist template's items as the new transaction's tasks, in order; a task tied to the projected close is due from it. */
+async function addChecklistTasks(tx: Queryable, ws: string, id: string, template: ChecklistTemplateRow, projected: string): Promise<void> {
+  for (const [i, it] of template.items.entries()) {
+    const due = it.milestone === 'projected_close_date' && projected ? addDays(projected, it.offset_days ?? 0) : '';
+    await tx.query(
+      'INSERT INTO transaction_tasks (id, workspace_id, transaction_id, title, due_date, milestone, offset_days, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+      [newId('task'), ws, id, it.title, due, it.milestone ?? '', it.offset_days ?? 0, i],
+    );
+  }
+}
+
 export type TransactionPatch = Partial<Record<string, string | null>>;
 
 export async function updateTransaction(
@@ -392,100 +392,134 @@ export async function updateTransaction(
   now: Date,
 ): Promise<Transaction> {
   return db.transaction(async (tx) => {
-    // A fall-through may change the linked deal (applyDisposition), and a changed deal moves the
-    // transactions that show it, locking them (migration 13's trigger): so a PATCH that may move the
-    // status locks the deal before this transaction, in the trigger's order, and two transactions
-    // of one won deal falling through at once wait for each other instead of deadlocking.
-    if (input.status !== undefined || input.stage_id !== undefined) {
-      await tx.query(
-        `SELECT 1 FROM deals WHERE workspace_id = $1 AND id IN (SELECT deal_id FROM transactions WHERE workspace_id = $1 AND id = $2 UNION ALL SELECT $3::text) ORDER BY id FOR NO KEY UPDATE`,
-        [ws, id, input.deal_id || null],
-      );
-    }
+    if (input.status !== undefined || input.stage_id !== undefined) await lockDealsFirst(tx, ws, id, input);
     const cur = await tx.query<TransactionRecord>('SELECT * FROM transactions WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
     if (!cur.rows.length) throw notFound('transaction', 'id');
     const old = cur.rows[0];
-    const next: TransactionRecord = { ...old };
-    const has = (k: string) => input[k] !== undefined;
-    const str = (k: string) => input[k] ?? '';
-
-    if (has('side')) next.side = str('side') || 'buyer';
-    if (has('notes')) next.notes = str('notes');
-    for (const f of moneyFields) if (has(f)) next[f] = fmt(parseMoney(str(f) || '0', f));
-    for (const f of rateFields) if (has(f)) next[f] = fmt(parseRate(str(f) || '0', f));
-    for (const f of transactionDateFields) if (has(f)) next[f] = parseDateOnly(str(f), f);
-    if (has('deal_id')) next.deal_id = str('deal_id') ? (await findDeal(tx, ws, str('deal_id'))).id : null;
-    if (has('contact_id')) next.contact_id = str('contact_id') ? (await findContact(tx, ws, str('contact_id'))).id : null;
-    if (has('listing_key')) {
-      const key = str('listing_key');
-      const l = key ? await findListing(tx, ws, key) : { label: '', photo: '' };
-      next.listing_key = key;
-      next.listing_label = l.label;
-      next.listing_photo_path = l.photo;
-    }
-    if (has('gross_commission')) {
-      const g = str('gross_commission');
-      next.gci_override = g !== '';
-      if (g !== '') next.gross_commission = fmt(parseMoney(g, 'gross_commission'));
-    }
-    if (!next.gci_override) next.gross_commission = grossCommission(next.sale_price, next.commission_rate);
-    next.net_commission = netCommission(next);
-
-    // Stage decides status; a bare status moves to the first closing stage with that status.
-    let stage: ClosingStageRow | null = null;
-    if (has('stage_id') && str('stage_id')) stage = await findStage(tx, ws, str('stage_id'), null, 'stage_id');
-    else if (has('status') && str('status') && str('status') !== old.status) stage = await findStage(tx, ws, null, str('status'), 'status');
-    if (stage) {
-      next.stage_id = stage.id;
-      next.status = stage.status;
-    }
-    if (next.status === 'closed' && old.status !== 'closed' && !has('actual_close_date') && !next.actual_close_date)
-      next.actual_close_date = today(now);
-    if (next.status === 'fell_through') {
-      if (has('fell_through_reason')) next.fell_through_reason = str('fell_through_reason');
-    } else {
-      next.fell_through_reason = '';
-    }
-
+    const patch = readPatch(input);
+    const next = await patchedFields(tx, ws, old, patch);
+    const stage = await movedStage(tx, ws, old, next, patch, now);
     if (next.status === 'fell_through' && old.status !== 'fell_through' && next.deal_id) {
       await applyDisposition(tx, ws, next.deal_id, input, scopes, now);
     }
-
-    if (has('name')) {
-      const contact = next.contact_id ? await findContact(tx, ws, next.contact_id) : null;
-      const deal = next.deal_id ? await findDeal(tx, ws, next.deal_id) : null;
-      next.name =
-        str('name') ||
-        next.listing_label ||
-        deal?.name ||
-        (contact ? `${contact.first_name} ${contact.last_name}` : '') ||
-        'New transaction';
-    }
-
-    const cols = updatableColumns;
-    const changed = cols.filter((c) => String(old[c] ?? '') !== String(next[c] ?? ''));
-    const q = new Params();
-    const sets = cols.map((c) => `${c} = ${q.p(next[c])}`);
-    sets.push(`search_text = ${q.p(`${next.name} ${next.listing_label}`.toLowerCase())}`);
-    sets.push(`updated_at = ${q.p(now.toISOString())}::timestamptz`);
-    // A PATCH that changes nothing writes nothing (its updated_at stays, as contacts' and pipelines' do).
-    if (changed.length) await tx.query(`UPDATE transactions SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
-
-    // Tasks tied to a milestone follow its date.
-    for (const f of transactionDateFields) {
-      if (old[f] !== next[f]) {
-        await tx.query(
-          `UPDATE transaction_tasks SET due_date = CASE WHEN $3 = '' THEN '' ELSE to_char(($3::date + offset_days), 'YYYY-MM-DD') END
-            WHERE transaction_id = $1 AND milestone = $2`,
-          [id, f, next[f]],
-        );
-      }
-    }
+    if (patch.has('name')) next.name = await nameOf(tx, ws, next, patch.str('name'));
+    const changed = await writeChanges(tx, id, old, next, now);
+    await moveMilestoneTasks(tx, id, old, next);
     if (stage && stage.id !== old.stage_id) await addTxnActivity(tx, ws, id, `Moved to ${stage.name}`, `Status ${next.status}`, now);
     const txn = await getTransaction(tx, ws, id);
     if (changed.length) await recordEvent(tx, ws, 'transaction.updated', txn, now, changed);
     return txn;
   });
+}
+
+/** A PATCH's fields: whether it gives one, and its value ('' for null). */
+const readPatch = (input: TransactionPatch) => ({
+  has: (k: string) => input[k] !== undefined,
+  str: (k: string) => input[k] ?? '',
+});
+type Patch = ReturnType<typeof readPatch>;
+
+/**
+ * A fall-through may change the linked deal (applyDisposition), and a changed deal moves the
+ * transactions that show it, locking them (migration 13's trigger): so a PATCH that may move the
+ * status locks the deal before this transaction, in the trigger's order, and two transactions of
+ * one won deal falling through at once wait for each other instead of deadlocking.
+ */
+async function lockDealsFirst(tx: Queryable, ws: string, id: string, input: TransactionPatch): Promise<void> {
+  await tx.query(
+    `SELECT 1 FROM deals WHERE workspace_id = $1 AND id IN (SELECT deal_id FROM transactions WHERE workspace_id = $1 AND id = $2 UNION ALL SELECT $3::text) ORDER BY id FOR NO KEY UPDATE`,
+    [ws, id, input.deal_id || null],
+  );
+}
+
+/** The record with the PATCH's own fields applied: text, money, rates, dates, links and the commission worked out again. */
+async function patchedFields(tx: Queryable, ws: string, old: TransactionRecord, { has, str }: Patch): Promise<TransactionRecord> {
+  const next: TransactionRecord = { ...old };
+  if (has('side')) next.side = str('side') || 'buyer';
+  if (has('notes')) next.notes = str('notes');
+  for (const f of moneyFields) if (has(f)) next[f] = fmt(parseMoney(str(f) || '0', f));
+  for (const f of rateFields) if (has(f)) next[f] = fmt(parseRate(str(f) || '0', f));
+  for (const f of transactionDateFields) if (has(f)) next[f] = parseDateOnly(str(f), f);
+  if (has('deal_id')) next.deal_id = str('deal_id') ? (await findDeal(tx, ws, str('deal_id'))).id : null;
+  if (has('contact_id')) next.contact_id = str('contact_id') ? (await findContact(tx, ws, str('contact_id'))).id : null;
+  if (has('listing_key')) {
+    const key = str('listing_key');
+    const l = key ? await findListing(tx, ws, key) : { label: '', photo: '' };
+    next.listing_key = key;
+    next.listing_label = l.label;
+    next.listing_photo_path = l.photo;
+  }
+  if (has('gross_commission')) {
+    const g = str('gross_commission');
+    next.gci_override = g !== '';
+    if (g !== '') next.gross_commission = fmt(parseMoney(g, 'gross_commission'));
+  }
+  if (!next.gci_override) next.gross_commission = grossCommission(next.sale_price, next.commission_rate);
+  next.net_commission = netCommission(next);
+  return next;
+}
+
+/**
+ * The stage and status: a stage decides the status; a bare status moves to the first closing stage
+ * with that status. Closing dates the close, and only a fall-through keeps its reason. The stage
+ * moved to, if any.
+ */
+async function movedStage(
+  tx: Queryable,
+  ws: string,
+  old: TransactionRecord,
+  next: TransactionRecord,
+  { has, str }: Patch,
+  now: Date,
+): Promise<ClosingStageRow | null> {
+  let stage: ClosingStageRow | null = null;
+  if (has('stage_id') && str('stage_id')) stage = await findStage(tx, ws, str('stage_id'), null, 'stage_id');
+  else if (has('status') && str('status') && str('status') !== old.status) stage = await findStage(tx, ws, null, str('status'), 'status');
+  if (stage) {
+    next.stage_id = stage.id;
+    next.status = stage.status;
+  }
+  if (next.status === 'closed' && old.status !== 'closed' && !has('actual_close_date') && !next.actual_close_date)
+    next.actual_close_date = today(now);
+  if (next.status === 'fell_through') {
+    if (has('fell_through_reason')) next.fell_through_reason = str('fell_through_reason');
+  } else {
+    next.fell_through_reason = '';
+  }
+  return stage;
+}
+
+/** A name given empty falls back, as at creation: the listing, the deal, the contact, then "New transaction". */
+async function nameOf(tx: Queryable, ws: string, next: TransactionRecord, given: string): Promise<string> {
+  const contact = next.contact_id ? await findContact(tx, ws, next.contact_id) : null;
+  const deal = next.deal_id ? await findDeal(tx, ws, next.deal_id) : null;
+  return given || next.listing_label || deal?.name || (contact ? `${contact.first_name} ${contact.last_name}` : '') || 'New transaction';
+}
+
+/** Writes the columns that changed (all updatable ones, with the search text and updated_at); the names of those that did. */
+async function writeChanges(tx: Queryable, id: string, old: TransactionRecord, next: TransactionRecord, now: Date): Promise<string[]> {
+  const cols = updatableColumns;
+  const changed = cols.filter((c) => String(old[c] ?? '') !== String(next[c] ?? ''));
+  const q = new Params();
+  const sets = cols.map((c) => `${c} = ${q.p(next[c])}`);
+  sets.push(`search_text = ${q.p(`${next.name} ${next.listing_label}`.toLowerCase())}`);
+  sets.push(`updated_at = ${q.p(now.toISOString())}::timestamptz`);
+  // A PATCH that changes nothing writes nothing (its updated_at stays, as contacts' and pipelines' do).
+  if (changed.length) await tx.query(`UPDATE transactions SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
+  return changed;
+}
+
+/** Tasks tied to a milestone follow its date. */
+async function moveMilestoneTasks(tx: Queryable, id: string, old: TransactionRecord, next: TransactionRecord): Promise<void> {
+  for (const f of transactionDateFields) {
+    if (old[f] !== next[f]) {
+      await tx.query(
+        `UPDATE transaction_tasks SET due_date = CASE WHEN $3 = '' THEN '' ELSE to_char(($3::date + offset_days), 'YYYY-MM-DD') END
+            WHERE transaction_id = $1 AND milestone = $2`,
+        [id, f, next[f]],
+      );
+    }
+  }
 }
 
 /** A transaction falling through with a won deal: the deal changes only as the disposition says. */
