@@ -10,8 +10,6 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // CLI's binary; browser tests need Chromium. `npm run test:unit` runs the unit projects
 // (docs/testing.md lists what each holds).
 const unit = ['src/**/*.test.ts'];
-/** The workspace server's suites over HTTP and on PostgreSQL: after every other project, one file at a time. */
-const serverAlone = { maxWorkers: 1, sequence: { groupOrder: 1 } };
 export default defineConfig({
   resolve: {
     alias: {
@@ -26,10 +24,6 @@ export default defineConfig({
   test: {
     // A temporary directory per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: [src('./scripts/test-tmpdir.mjs')],
-    // Two files at a time (vitest keeps one worker less than the cores, so one on two cores). The
-    // server's own suites wait on wall-clock deadlines a shared core misses: they run after the
-    // rest, one file at a time (serverAlone below).
-    maxWorkers: 2,
     projects: [
       // Property tests run thousands of cases: on a loaded machine one can pass vitest's 5 s.
       { extends: true, test: { name: 'core-unit', root: './packages/core', include: [...unit, 'test/**/*.test.ts'], testTimeout: 30000 } },
@@ -109,7 +103,6 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          ...serverAlone,
           name: 'server-e2e',
           root: './apps/workspace-server',
           include: ['test/**/*.test.ts'],
@@ -128,7 +121,6 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          ...serverAlone,
           name: 'server-postgres',
           root: './apps/workspace-server',
           include: ['test/*.postgres.test.ts'],
