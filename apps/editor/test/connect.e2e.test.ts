@@ -120,10 +120,18 @@ afterAll(async () => {
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 
-/** A new tab on the starter pack, connected through the address's fragment as `npm start` does. */
-async function openConnected(key: string, workspace: string, height = 900, base = api.base) {
+/**
+ * A new tab on the starter pack, connected through the address's fragment as `npm start` does.
+ * `packDelayMs` holds the pack's file back, so the workspace is connected while the pack is opening.
+ */
+async function openConnected(key: string, workspace: string, height = 900, base = api.base, packDelayMs = 0) {
   const context = await editor.browser.newContext({ viewport: { width: 1500, height } });
   const page = await context.newPage();
+  if (packDelayMs > 0)
+    await page.route('**/fixtures/valid/buyer-lead-starter.json', async (route) => {
+      await new Promise((r) => setTimeout(r, packDelayMs));
+      await route.continue();
+    });
   await page.goto(
     `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(base)}&key=${encodeURIComponent(key)}`,
   );
@@ -276,7 +284,10 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const expected = (await planInstall(client, pack)).plan.warnings;
     expect(expected.map((w) => w.code)).toEqual(['plan/missing-stage']);
 
-    const { context, page } = await openConnected(key, 'Mesa Realty');
+    // Connected while the pack is still opening: Plan waits for the pack, so what it reads and plans
+    // is for this pack, not for the one shown before.
+    const { context, page } = await openConnected(key, 'Mesa Realty', 900, api.base, 2000);
+    expect(await page.getByTestId('plan-button').isDisabled()).toBe(true);
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
     // Opening the panel reads the workspace and plans.

@@ -86,8 +86,11 @@ export function App({ store }: { store: EditorStore }) {
           planOpen={panels.planOpen}
           onPlan={panels.togglePlan}
           onCommands={() => setDialog('commands')}
+          opening={!ready}
         />
-        {workspace && panels.planOpen && (
+        {/* The panels that read the pack wait for the startup to open it: a plan read for the
+            pack shown before would be a copy for another pack, and Plan would ask to read again. */}
+        {ready && workspace && panels.planOpen && (
           <PlanPanel
             pack={pack as never}
             workspace={workspace}
@@ -97,7 +100,7 @@ export function App({ store }: { store: EditorStore }) {
             onPick={goTo.openPlanItem}
           />
         )}
-        {view.simulate && (
+        {ready && view.simulate && (
           <SimulatePanel
             pack={pack as never}
             onClose={() => panels.setView((v) => ({ ...v, simulate: false }))}

@@ -46,6 +46,8 @@ export interface ToolbarProps {
   planOpen: boolean;
   onPlan: () => void;
   onCommands: () => void;
+  /** The startup is still opening the pack: what works on the pack waits for it. */
+  opening: boolean;
 }
 
 const icon = { size: 15, 'aria-hidden': true } as const;
@@ -110,16 +112,16 @@ export function Toolbar(p: ToolbarProps) {
         <button onClick={p.onCompare} aria-pressed={p.compare}>
           <GitCompare {...icon} /> Compare releases
         </button>
-        <button onClick={p.onFlowMap} aria-pressed={p.flowMap}>
+        <button onClick={p.onFlowMap} aria-pressed={p.flowMap} disabled={p.opening}>
           <MapIcon {...icon} /> Flow map
         </button>
-        <button onClick={p.onSimulate} aria-pressed={p.simulate}>
+        <button onClick={p.onSimulate} aria-pressed={p.simulate} disabled={p.opening}>
           <FlaskConical {...icon} /> Simulate
         </button>
         <span className="separator" aria-hidden="true" />
         <ConnectPanel onChange={p.onConnected} openRequest={p.connectRequest} />
         {p.connected && (
-          <button onClick={p.onPlan} aria-pressed={p.planOpen} data-testid="plan-button">
+          <button onClick={p.onPlan} aria-pressed={p.planOpen} disabled={p.opening} data-testid="plan-button">
             <ClipboardCheck {...icon} /> Plan
           </button>
         )}
