@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Db } from './db/db.js';
-import { migrate } from './migrations.js';
-import { openPglite } from './db/pglite.js';
+import { migrate, migrations } from './migrations.js';
+import { dropImage, imageFile, readImage, saveImage } from './db/image.js';
+import { openPglite, type PgliteDb } from './db/pglite.js';
 import { startVacuuming } from './db/vacuum.js';
 import { openPostgres } from './db/postgres.js';
 import { setContactTextCache } from './modules/contacts/cache.js';
@@ -35,6 +36,19 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The embedded store, from the saved fresh database where there is one (db/image.ts). */
+function openEmbedded(dataDir: string | undefined): Promise<PgliteDb> {
+  const file = imageFile(migrations);
+  const image = file ? readImage(file) : undefined;
+  return openPglite(dataDir, { image, onBadImage: () => file && dropImage(file) });
+}
+
+/** A database initdb made and the migrations just brought up to date is saved as the image for later stores. */
+async function keepImage(db: PgliteDb): Promise<void> {
+  const file = imageFile(migrations);
+  if (db.created && file && !readImage(file)) await saveImage(file, await db.dump());
+}
+
 /** Opens the store and applies migrations, so a returned store is always ready. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Db;
@@ -46,14 +60,15 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       preparedStatements: opts.preparedStatements,
     });
   } else if (opts.memory || !opts.dataDir) {
-    db = await openPglite();
+    db = await openEmbedded(undefined);
   } else {
     mkdirSync(opts.dataDir, { recursive: true });
-    db = await openPglite(opts.dataDir);
+    db = await openEmbedded(opts.dataDir);
   }
   let stopVacuuming: () => void;
   try {
     await migrate(db);
+    if (db.kind === 'pglite') await keepImage(db as PgliteDb);
     // PostgreSQL's own autovacuum looks after its tables; PGlite has none.
     stopVacuuming = db.kind === 'pglite' ? await startVacuuming(db, opts.vacuumMs) : () => {};
   } catch (e) {

@@ -1,10 +1,12 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Mutex, parse, PGlite, protocol, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { utc } from '../shared/timestamps.js';
 import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
 import { StoreUnavailableError } from './faults.js';
-import { lockDataDir } from './lock.js';
+import { LOCK_FILE, lockDataDir } from './lock.js';
 
 /** PostgreSQL's text of a timestamptz (ISO DateStyle): "0001-01-01 00:00:00.5+00", "2026-03-02 10:00:00-03:30", " BC" for years before 1. */
 const TIMESTAMPTZ_TEXT = /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?)?( BC)?$/;
@@ -23,6 +25,29 @@ export function parseTimestamptz(text: string): Date {
   return new Date(utc(year, +m[2], +m[3], +m[4], +m[5], +m[6]) + ms - offsetSeconds * 1000);
 }
 
+const PGLITE_OPTIONS = { extensions: { pg_trgm, btree_gin }, parsers: { [types.TIMESTAMPTZ]: parseTimestamptz } };
+
+/** Whether a data directory holds no database yet: nothing in it but the process lock. */
+const holdsNothing = (dataDir: string) => readdirSync(dataDir).every((f) => f === LOCK_FILE);
+
+/**
+ * PGlite on memory or on a data directory: an existing database resumed; else the image loaded,
+ * where there is one; else initdb. An image that fails to load leaves nothing behind it.
+ */
+async function createPglite(dataDir: string | undefined, { image, onBadImage }: PgliteOptions): Promise<{ pg: PGlite; created: boolean }> {
+  const empty = !dataDir || holdsNothing(dataDir);
+  const at = dataDir ? { dataDir } : {};
+  if (image && empty) {
+    try {
+      return { pg: await PGlite.create({ ...at, ...PGLITE_OPTIONS, loadDataDir: image }), created: false };
+    } catch {
+      onBadImage?.();
+      if (dataDir) for (const f of readdirSync(dataDir)) if (f !== LOCK_FILE) rmSync(join(dataDir, f), { recursive: true, force: true });
+    }
+  }
+  return { pg: await PGlite.create({ ...at, ...PGLITE_OPTIONS }), created: empty };
+}
+
 /**
  * Embedded PostgreSQL (WASM). One connection, used in turn: every query, transaction and script
  * holds the store's lock, so nothing runs between a transaction's statements.
@@ -34,14 +59,28 @@ export function parseTimestamptz(text: string): Date {
  * settles on a generic one; a text to be planned for its values (`prepare: false`) is parsed in
  * that same call (docs/store.md, "Prepared statements").
  */
-export async function openPglite(dataDir?: string): Promise<Db> {
+export interface PgliteDb extends Db {
+  /** initdb made this database now: a data directory or memory that held none, and no image. */
+  readonly created: boolean;
+  /** The data directory's files as a tarball (PGlite's dumpDataDir), to be loaded as an image. */
+  dump(): Promise<Blob>;
+}
+
+export interface PgliteOptions {
+  /** A fresh database's files (db/image.ts), loaded instead of running initdb where there is no database yet. */
+  image?: Blob;
+  /** Told when the image could not be loaded; the database is then made by initdb. */
+  onBadImage?: () => void;
+}
+
+export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<PgliteDb> {
   // A data directory belongs to one process (db/lock.ts): a second server on it is refused
   // before PGlite reads anything.
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pg: PGlite;
+  let created: boolean;
   try {
-    const options = { extensions: { pg_trgm, btree_gin }, parsers: { [types.TIMESTAMPTZ]: parseTimestamptz } };
-    pg = await PGlite.create(dataDir ? { dataDir, ...options } : options);
+    ({ pg, created } = await createPglite(dataDir, opts));
   } catch (e) {
     unlock();
     throw e;
@@ -121,6 +160,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
   return {
     kind: 'pglite',
+    created,
+    dump: () => exclusive(() => pg.dumpDataDir('none')),
     query: (sql, params, opts) => exclusive(() => run(sql, params, opts)),
     // The one connection, for a batcher (db/batch.ts). A statement here runs to its end before
     // the event loop reads the next request (WebAssembly holds the thread), so none would ever
