@@ -10,6 +10,28 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // CLI's binary; browser tests need Chromium. `npm run test:unit` runs the unit projects
 // (docs/testing.md lists what each holds).
 const unit = ['src/**/*.test.ts'];
+/**
+ * The server's suites that wait on wall-clock deadlines (a process replaced within its wait, a
+ * webhook claimed at once rather than at the next poll, a batch window, a readiness bound): a
+ * core shared with another test file misses them, so they run after the rest, one file at a time.
+ */
+const timedServerSuites = [
+  'test/processes.test.ts',
+  'test/cli.test.ts',
+  'test/webhooks.process.test.ts',
+  'test/webhooks.pglite.test.ts',
+  'test/batching.test.ts',
+  'test/batching-pglite.test.ts',
+  'test/faults.fuzz.test.ts',
+  'test/lock.test.ts',
+  'test/health.test.ts',
+  'test/metrics.test.ts',
+  'test/warm.test.ts',
+  'test/deal-locks.test.ts',
+  'test/vacuum.test.ts',
+  'test/hosts.fuzz.test.ts',
+];
+const alone = { maxWorkers: 1, sequence: { groupOrder: 1 } };
 export default defineConfig({
   resolve: {
     alias: {
@@ -24,6 +46,9 @@ export default defineConfig({
   test: {
     // A temporary directory per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: [src('./scripts/test-tmpdir.mjs')],
+    // Two files at a time: vitest keeps one worker less than the cores, which is one on two. The
+    // suites bound to wall-clock deadlines run after the rest, alone (`alone` above).
+    maxWorkers: 2,
     projects: [
       // Property tests run thousands of cases: on a loaded machine one can pass vitest's 5 s.
       { extends: true, test: { name: 'core-unit', root: './packages/core', include: [...unit, 'test/**/*.test.ts'], testTimeout: 30000 } },
@@ -112,7 +137,20 @@ export default defineConfig({
             'test/raw-client.test.ts',
             'test/webhooks-ssrf.test.ts',
             'test/*.postgres.test.ts',
+            ...timedServerSuites,
           ],
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
+      // The same, for the suites bound to wall-clock deadlines: after the rest, alone.
+      {
+        extends: true,
+        test: {
+          ...alone,
+          name: 'server-timed-e2e',
+          root: './apps/workspace-server',
+          include: timedServerSuites,
           testTimeout: 60000,
           hookTimeout: 120000,
         },
@@ -121,6 +159,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...alone,
           name: 'server-postgres',
           root: './apps/workspace-server',
           include: ['test/*.postgres.test.ts'],

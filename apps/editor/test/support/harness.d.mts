@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 export const editorRoot: string;
 export const repoRoot: string;
 export const CHROMIUM_ARGS: string[];
-export function buildEditor(): Promise<string>;
+export function buildEditor(outDir?: string): Promise<string>;
 export function serveStatic(
   dir: string,
   extra?: Record<string, string | { dir: string }>,

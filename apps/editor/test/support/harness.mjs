@@ -2,13 +2,17 @@
 // a temp dir, serves it (plus the repo's fixtures under /fixtures/) on a free port, and
 // launches Debian's Chromium headless through playwright-core. Never downloads a browser.
 import { build } from 'vite';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+const execFileAsync = promisify(execFile);
 
 export const editorRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -22,10 +26,26 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-export async function buildEditor() {
-  const outDir = await mkdtemp(join(tmpdir(), 'editor-dist-'));
+export async function buildEditor(outDir) {
+  outDir ??= await mkdtemp(join(tmpdir(), 'editor-dist-'));
   await build({ configFile: join(editorRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   return outDir;
+}
+
+/**
+ * One build for the whole test run, where the run has a directory of its own
+ * (SETUP_PACK_TEST_TMPDIR, scripts/test-tmpdir.mjs): the browser test files, two at a time, take
+ * turns under flock, the first builds (into a side directory renamed whole into place), and the
+ * others find it. Outside a test run, a build of its own in a temporary directory.
+ * Returns the directory and whether the caller owns it (and removes it).
+ */
+async function runBuild() {
+  const run = process.env.SETUP_PACK_TEST_TMPDIR;
+  if (!run) return { outDir: await buildEditor(), owned: true };
+  const outDir = join(run, 'editor-dist');
+  const script = fileURLToPath(new URL('./build-once.mjs', import.meta.url));
+  await execFileAsync('flock', [join(run, 'editor-build.lock'), process.execPath, script, outDir], { cwd: editorRoot });
+  return { outDir, owned: false };
 }
 
 /** Serves `dir` at / and extra routes (path prefix → directory, or exact path → text). */
@@ -89,7 +109,7 @@ export function launchBrowser() {
 
 /** Builds, serves (with fixtures at /fixtures/) and launches: everything an e2e run needs. */
 export async function startEditor() {
-  const outDir = await buildEditor();
+  const { outDir, owned } = await runBuild();
   const server = await serveStatic(outDir, { '/fixtures/': { dir: join(repoRoot, 'fixtures') } });
   const browser = await launchBrowser();
   return {
@@ -98,7 +118,7 @@ export async function startEditor() {
     async close() {
       await browser.close();
       await server.close();
-      await rm(outDir, { recursive: true, force: true });
+      if (owned) await rm(outDir, { recursive: true, force: true });
     },
   };
 }
