@@ -11,6 +11,11 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // (docs/testing.md lists what each holds).
 const unit = ['src/**/*.test.ts'];
 /**
+ * A project run after the others (groups run in order), one file at a time: vitest runs the
+ * projects of one group together, so each of these has a group of its own.
+ */
+const alone = (groupOrder: number) => ({ maxWorkers: 1, sequence: { groupOrder } });
+/**
  * The server's suites that wait on wall-clock deadlines (a process replaced within its wait, a
  * webhook claimed at once rather than at the next poll, a batch window, a readiness bound): a
  * core shared with another test file misses them, so they run after the rest, one file at a time.
@@ -31,7 +36,6 @@ const timedServerSuites = [
   'test/vacuum.test.ts',
   'test/hosts.fuzz.test.ts',
 ];
-const alone = { maxWorkers: 1, sequence: { groupOrder: 1 } };
 export default defineConfig({
   resolve: {
     alias: {
@@ -147,7 +151,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          ...alone,
+          ...alone(1),
           name: 'server-timed-e2e',
           root: './apps/workspace-server',
           include: timedServerSuites,
@@ -155,11 +159,12 @@ export default defineConfig({
           hookTimeout: 120000,
         },
       },
-      // Suites that run only on PostgreSQL (they say what they skipped without TEST_DATABASE_URL).
+      // Suites that run only on PostgreSQL (they say what they skipped without TEST_DATABASE_URL); they
+      // stop clusters and kill hosts on deadlines too, so they run last, alone.
       {
         extends: true,
         test: {
-          ...alone,
+          ...alone(2),
           name: 'server-postgres',
           root: './apps/workspace-server',
           include: ['test/*.postgres.test.ts'],
