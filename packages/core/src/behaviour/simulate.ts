@@ -6,7 +6,7 @@
 // that repeats is a loop: the path stops there and names it. Pure: the CLI, the editor's Simulate
 // panel and the language server call it with a validated pack.
 import { describeConfig, NODE_CATALOG } from '../catalog/nodes.js';
-import { closest } from '../text.js';
+import { closest, count, plural, pluralWord } from '../text.js';
 import type { Pack } from '../types.js';
 import { cascadeOf, edgeWords, SUBJECT_TYPE, type Cascade } from './cascade.js';
 import { cloneContact, contactState, evaluate, readContact, type SimContact } from './contact.js';
@@ -806,8 +806,16 @@ function words(ms: number): string {
   return [d ? `${d} d` : '', h ? `${h} h` : '', m % 60 ? `${m % 60} min` : ''].filter(Boolean).join(' ');
 }
 
+const CHANNELS = ['email', 'sms'] as const;
+
+/** A channel's messages in words ("2 emails", "1 to 3 emails", "1 SMS"): `most` decides the noun. */
+const channelWords = (channel: (typeof CHANNELS)[number], amount: string, most: number) =>
+  `${amount} ${channel === 'sms' ? 'SMS' : pluralWord(most, 'email')}`;
+
+const joinMessages = (parts: string[]) => parts.join(' and ') || 'no message';
+
 const messages = (n: { email: number; sms: number }) =>
-  [n.email ? `${n.email} email${n.email > 1 ? 's' : ''}` : '', n.sms ? `${n.sms} SMS` : ''].filter(Boolean).join(' and ') || 'no message';
+  joinMessages(CHANNELS.filter((c) => n[c] > 0).map((c) => channelWords(c, count(n[c]), n[c])));
 
 function summaryWords(
   name: string,
@@ -817,22 +825,21 @@ function summaryWords(
 ): string {
   const text = `${name} gets ${messages({ email: email.day, sms: sms.day })} in the first 24 h, ${messages({ email: email.week, sms: sms.week })} in the first 7 days`;
   return loop
-    ? `${text} before the simulation stopped at a loop (${loop.automations.length} automation${loop.automations.length > 1 ? 's' : ''}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)`
+    ? `${text} before the simulation stopped at a loop (${plural(loop.automations.length, 'automation')}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)`
     : text;
 }
 
 /** The messages of several paths, as the least to the most any path sends per channel. */
 function rangeWords(name: string, paths: TimelinePath[]): string {
-  const range = (within: 'day' | 'week') => {
-    const parts = (['email', 'sms'] as const).flatMap((channel) => {
-      const n = paths.map((x) => x.summary[channel][within]);
-      const [least, most] = [Math.min(...n), Math.max(...n)];
-      if (most === 0) return [];
-      const noun = channel === 'sms' ? 'SMS' : most > 1 ? 'emails' : 'email';
-      return [`${least === most ? most : `${least} to ${most}`} ${noun}`];
-    });
-    return parts.join(' and ') || 'no message';
-  };
+  const range = (within: 'day' | 'week') =>
+    joinMessages(
+      CHANNELS.flatMap((channel) => {
+        const n = paths.map((x) => x.summary[channel][within]);
+        const [least, most] = [Math.min(...n), Math.max(...n)];
+        if (most === 0) return [];
+        return [channelWords(channel, least === most ? count(most) : `${count(least)} to ${count(most)}`, most)];
+      }),
+    );
   const loops = paths.filter((x) => x.loop).length;
   const text = `${name} gets ${range('day')} in the first 24 h, ${range('week')} in the first 7 days, on ${paths.length} paths`;
   return loops ? `${text}, ${loops === paths.length ? 'each' : `${loops} of them`} stopping at a loop` : text;
