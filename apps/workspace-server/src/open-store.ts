@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Db } from './db/db.js';
 import { migrate, migrations } from './migrations.js';
 import { dropImage, imageFile, readImage, saveImage } from './db/image.js';
@@ -36,22 +36,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** The embedded store, from the saved fresh database where there is one (db/image.ts). */
-function openEmbedded(dataDir: string | undefined): Promise<PgliteDb> {
-  const file = imageFile(migrations);
-  const image = file ? readImage(file) : undefined;
-  return openPglite(dataDir, { image, onBadImage: () => file && dropImage(file) });
+/** The embedded store, from the saved fresh database where there is one (db/image.ts), and that image's file. */
+async function openEmbedded(dataDir: string | undefined): Promise<{ db: PgliteDb; image?: string }> {
+  const image = imageFile(migrations);
+  const db = await openPglite(dataDir, { image: image ? readImage(image) : undefined, onBadImage: () => image && dropImage(image) });
+  return { db, image };
 }
 
-/** A database initdb made and the migrations just brought up to date is saved as the image for later stores. */
-async function keepImage(db: PgliteDb): Promise<void> {
-  const file = imageFile(migrations);
-  if (db.created && file && !readImage(file)) await saveImage(file, await db.dump());
+/** A database initdb just made, now migrated, is saved as the image for later stores (unless another process saved it first). */
+async function keepImage({ db, image }: { db: PgliteDb; image?: string }): Promise<void> {
+  if (db.created && image && !existsSync(image)) await saveImage(image, await db.dump());
 }
 
 /** Opens the store and applies migrations, so a returned store is always ready. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Db;
+  let embedded: Awaited<ReturnType<typeof openEmbedded>> | undefined;
   if (opts.databaseUrl) {
     db = await openPostgres({
       connectionString: opts.databaseUrl,
@@ -59,16 +59,16 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       max: opts.poolSize,
       preparedStatements: opts.preparedStatements,
     });
-  } else if (opts.memory || !opts.dataDir) {
-    db = await openEmbedded(undefined);
   } else {
-    mkdirSync(opts.dataDir, { recursive: true });
-    db = await openEmbedded(opts.dataDir);
+    const dataDir = opts.memory ? undefined : opts.dataDir;
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    embedded = await openEmbedded(dataDir);
+    db = embedded.db;
   }
   let stopVacuuming: () => void;
   try {
     await migrate(db);
-    if (db.kind === 'pglite') await keepImage(db as PgliteDb);
+    if (embedded) await keepImage(embedded);
     // PostgreSQL's own autovacuum looks after its tables; PGlite has none.
     stopVacuuming = db.kind === 'pglite' ? await startVacuuming(db, opts.vacuumMs) : () => {};
   } catch (e) {

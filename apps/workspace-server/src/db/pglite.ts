@@ -48,17 +48,6 @@ async function createPglite(dataDir: string | undefined, { image, onBadImage }: 
   return { pg: await PGlite.create({ ...at, ...PGLITE_OPTIONS }), created: empty };
 }
 
-/**
- * Embedded PostgreSQL (WASM). One connection, used in turn: every query, transaction and script
- * holds the store's lock, so nothing runs between a transaction's statements.
- *
- * Statements are prepared, as on PostgreSQL (db/postgres.ts): PGlite's own `query` sends Parse,
- * Describe, Bind, Describe, Execute and Sync as six calls into WebAssembly and parses and plans the
- * text every time. Here a text is parsed once (a named statement, with its parameter types), and
- * each run is one call of Bind, Describe, Execute and Sync, whose plan PostgreSQL keeps once it
- * settles on a generic one; a text to be planned for its values (`prepare: false`) is parsed in
- * that same call (docs/store.md, "Prepared statements").
- */
 export interface PgliteDb extends Db {
   /** initdb made this database now: a data directory or memory that held none, and no image. */
   readonly created: boolean;
@@ -73,6 +62,17 @@ export interface PgliteOptions {
   onBadImage?: () => void;
 }
 
+/**
+ * Embedded PostgreSQL (WASM). One connection, used in turn: every query, transaction and script
+ * holds the store's lock, so nothing runs between a transaction's statements.
+ *
+ * Statements are prepared, as on PostgreSQL (db/postgres.ts): PGlite's own `query` sends Parse,
+ * Describe, Bind, Describe, Execute and Sync as six calls into WebAssembly and parses and plans the
+ * text every time. Here a text is parsed once (a named statement, with its parameter types), and
+ * each run is one call of Bind, Describe, Execute and Sync, whose plan PostgreSQL keeps once it
+ * settles on a generic one; a text to be planned for its values (`prepare: false`) is parsed in
+ * that same call (docs/store.md, "Prepared statements").
+ */
 export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<PgliteDb> {
   // A data directory belongs to one process (db/lock.ts): a second server on it is refused
   // before PGlite reads anything.
