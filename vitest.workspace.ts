@@ -16,6 +16,16 @@ const unit = ['src/**/*.test.ts'];
  */
 const alone = (groupOrder: number) => ({ maxWorkers: 1, sequence: { groupOrder } });
 /**
+ * The project's files share their worker process (vitest's `isolate: false`) instead of each
+ * starting a fresh one: a fresh process imports the server, PGlite and core again and compiles
+ * PGlite's WebAssembly again, a second or so of CPU per file. Only for projects whose files close
+ * what they open and set no process-wide state. The timed and PostgreSQL suites keep a process per
+ * file: they kill servers and clusters and wait on deadlines, and a connection one file leaves
+ * behind can hold back the next file's webhook fan-out (the outbox waits for every writing
+ * transaction older than its events); sharing, one such wait ran past its deadline.
+ */
+const shared = { isolate: false };
+/**
  * The server's suites that wait on wall-clock deadlines (a process replaced within its wait, a
  * webhook claimed at once rather than at the next poll, a batch window, a readiness bound): a
  * core shared with another test file misses them, so they run after the rest, one file at a time.
@@ -111,6 +121,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...shared,
           name: 'installer-e2e',
           root: './packages/installer',
           include: ['test/**/*.test.ts'],
@@ -132,6 +143,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...shared,
           name: 'server-e2e',
           root: './apps/workspace-server',
           include: ['test/**/*.test.ts'],
@@ -180,7 +192,14 @@ export default defineConfig({
       { extends: true, test: { name: 'editor-unit', root: './apps/editor', include: unit, testTimeout: 60000 } },
       {
         extends: true,
-        test: { name: 'editor-browser', root: './apps/editor', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 },
+        test: {
+          ...shared,
+          name: 'editor-browser',
+          root: './apps/editor',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 120000,
+          hookTimeout: 180000,
+        },
       },
     ],
   },
