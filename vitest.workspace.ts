@@ -22,7 +22,9 @@ const alone = (groupOrder: number) => ({ maxWorkers: 1, sequence: { groupOrder }
  * what they open and set no process-wide state. The timed and PostgreSQL suites keep a process per
  * file: they kill servers and clusters and wait on deadlines, and a connection one file leaves
  * behind can hold back the next file's webhook fan-out (the outbox waits for every writing
- * transaction older than its events); sharing, one such wait ran past its deadline.
+ * transaction older than its events); sharing, one such wait ran past its deadline. The editor's
+ * browser files keep theirs too: shared, a screenshot view came out once with its canvas fitted at
+ * another zoom, the page laid out at another moment than its committed image.
  */
 const shared = { isolate: false };
 /**
@@ -193,7 +195,6 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          ...shared,
           name: 'editor-browser',
           root: './apps/editor',
           include: ['test/**/*.test.ts'],
