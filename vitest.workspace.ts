@@ -21,10 +21,11 @@ const alone = (groupOrder: number) => ({ maxWorkers: 1, sequence: { groupOrder }
  * PGlite's WebAssembly again, a second or so of CPU per file. Only for projects whose files close
  * what they open and set no process-wide state. The timed and PostgreSQL suites keep a process per
  * file: they kill servers and clusters and wait on deadlines, and a connection one file leaves
- * behind can hold back the next file's webhook fan-out (the outbox waits for every writing
- * transaction older than its events); sharing, one such wait ran past its deadline. The editor's
- * browser files keep theirs too: shared, a screenshot view came out once with its canvas fitted at
- * another zoom, the page laid out at another moment than its committed image.
+ * behind can hold back the next file's webhook fan-out past them (the outbox waits for every
+ * writing transaction older than its events). The editor's browser files keep theirs too: the
+ * canvas is fitted once, at the page's size when its blocks first appear, and a test's workspace
+ * server answering sooner in a warm process moves that moment, so a screenshot can come out at
+ * another zoom than its committed image.
  */
 const shared = { isolate: false };
 /**
@@ -194,13 +195,7 @@ export default defineConfig({
       { extends: true, test: { name: 'editor-unit', root: './apps/editor', include: unit, testTimeout: 60000 } },
       {
         extends: true,
-        test: {
-          name: 'editor-browser',
-          root: './apps/editor',
-          include: ['test/**/*.test.ts'],
-          testTimeout: 120000,
-          hookTimeout: 180000,
-        },
+        test: { name: 'editor-browser', root: './apps/editor', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 },
       },
     ],
   },

@@ -1339,16 +1339,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // worker answers), but the findings stay the same: no row re-rendered, nothing placed again;
     // the block's summary changes, but React Flow is handed no new blocks for it. "checking…" is
     // recorded as it shows: on a busy machine the last check can be over before a poll would look.
+    type Recorded = Window & { __sawChecking?: boolean };
     await page.evaluate(() => {
       const panel = document.querySelector('.diagnostics')!;
-      (window as unknown as { __sawChecking: boolean }).__sawChecking = false;
+      const w = window as Recorded;
+      w.__sawChecking = false;
       new MutationObserver(() => {
-        if (panel.querySelector('summary')?.textContent?.includes('(checking…)'))
-          (window as unknown as { __sawChecking: boolean }).__sawChecking = true;
+        if (panel.querySelector('summary')?.textContent?.includes('(checking…)')) w.__sawChecking = true;
       }).observe(panel, { subtree: true, childList: true, characterData: true });
     });
     await note.pressSequentially(' and more', { delay: 30 });
-    await poll(() => page.evaluate(() => (window as unknown as { __sawChecking: boolean }).__sawChecking)).toBe(true);
+    await poll(() => page.evaluate(() => (window as Recorded).__sawChecking)).toBe(true);
     await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 3,980 infos$/);
     await poll(() => packOf(page).then((p) => p.automations[0]!.document.graph.nodes[1]!.config?.body)).toBe('Step 1 and more');
     const typed = await counts();
